@@ -1,0 +1,36 @@
+//! The one error type every fallible core function returns.
+
+use thiserror::Error as ThisError;
+
+/// What went wrong, phrased for the person who supplied the input.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum Error {
+    /// A value supplied by the user is invalid; `field` names it.
+    #[error("invalid {field}: {message}")]
+    Invalid { field: String, message: String },
+    /// An exact algorithm was asked to solve a problem larger than it allows.
+    #[error(
+        "{algo} is exact and limited to {limit} requests; got {n} (use `best` for large batches)"
+    )]
+    TooLarge {
+        algo: String,
+        n: usize,
+        limit: usize,
+    },
+    /// The algorithm needs something this problem does not provide.
+    #[error("{algo} cannot run here: {reason}")]
+    Unsupported { algo: String, reason: String },
+}
+
+impl Error {
+    /// Shorthand for [`Error::Invalid`].
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Result with the core's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

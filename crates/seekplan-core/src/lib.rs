@@ -1,0 +1,10 @@
+//! seekplan-core: what a storage device costs, in what order to serve it, and
+//! how a whole system behaves over time. Pure Rust: no I/O, no globals.
+
+pub mod error;
+pub mod model;
+pub mod order;
+pub mod schedule;
+
+pub use error::{Error, Result};
+pub use schedule::{Moves, Schedule, Step};

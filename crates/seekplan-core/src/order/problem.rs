@@ -1,0 +1,279 @@
+//! One single-device ordering problem: where the head is, what to read, where
+//! the head must end. Schedulers read costs from here; the costs come from a
+//! [`CostModel`] or from an explicit [`CostMatrix`].
+
+use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
+use crate::{Error, Result};
+
+/// Where the head is before a move: at the start position or after a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Head {
+    /// The start position.
+    Start,
+    /// Just after reading request `i`.
+    After(usize),
+}
+
+enum Source<'a> {
+    Tape {
+        model: &'a dyn CostModel,
+        requests: Vec<Extent>,
+        ends: Vec<Block>,
+        start: Block,
+        end: Option<Block>,
+    },
+    Matrix {
+        matrix: &'a CostMatrix,
+        nodes: Vec<usize>,
+        start: usize,
+        end: Option<usize>,
+    },
+}
+
+/// A batch of requests to order on one device.
+pub struct Problem<'a> {
+    source: Source<'a>,
+}
+
+impl<'a> Problem<'a> {
+    /// Requests on a tape described by `model`, head at `start`, optionally
+    /// returning to `end` (e.g. BOT before unload).
+    pub fn tape(
+        model: &'a dyn CostModel,
+        requests: Vec<Extent>,
+        start: Block,
+        end: Option<Block>,
+    ) -> Result<Self> {
+        for (i, r) in requests.iter().enumerate() {
+            model.check(*r).map_err(|e| match e {
+                Error::Invalid { field, message } => {
+                    Error::invalid(field, format!("request {i}: {message}"))
+                }
+                other => other,
+            })?;
+        }
+        for (name, b) in [("start", Some(start)), ("end", end)] {
+            if let Some(b) = b {
+                if b.0 > model.capacity() {
+                    return Err(Error::invalid(
+                        name,
+                        format!(
+                            "block {} is past the end of the tape ({} blocks)",
+                            b.0,
+                            model.capacity()
+                        ),
+                    ));
+                }
+            }
+        }
+        let ends = requests.iter().map(|r| model.read(*r).end).collect();
+        Ok(Problem {
+            source: Source::Tape {
+                model,
+                requests,
+                ends,
+                start,
+                end,
+            },
+        })
+    }
+
+    /// The general asymmetric problem: visit every node of `matrix` once,
+    /// starting at node `start`, finishing at node `end` when given.
+    pub fn matrix(matrix: &'a CostMatrix, start: usize, end: Option<usize>) -> Result<Self> {
+        let n = matrix.len();
+        for (name, node) in [("start", Some(start)), ("end", end)] {
+            if let Some(v) = node {
+                if v >= n {
+                    return Err(Error::invalid(
+                        name,
+                        format!("node {v} is not in the {n}x{n} matrix"),
+                    ));
+                }
+            }
+        }
+        let nodes = (0..n).filter(|&v| v != start && Some(v) != end).collect();
+        Ok(Problem {
+            source: Source::Matrix {
+                matrix,
+                nodes,
+                start,
+                end,
+            },
+        })
+    }
+
+    /// Number of requests to order.
+    pub fn len(&self) -> usize {
+        match &self.source {
+            Source::Tape { requests, .. } => requests.len(),
+            Source::Matrix { nodes, .. } => nodes.len(),
+        }
+    }
+
+    /// True when there is nothing to order.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the schedule must finish at a given position.
+    pub fn has_end(&self) -> bool {
+        match &self.source {
+            Source::Tape { end, .. } => end.is_some(),
+            Source::Matrix { end, .. } => end.is_some(),
+        }
+    }
+
+    /// Seconds to position from `head` to the start of request `j`.
+    pub fn locate(&self, head: Head, j: usize) -> f64 {
+        match &self.source {
+            Source::Tape {
+                model,
+                requests,
+                ends,
+                start,
+                ..
+            } => model.locate(self.tape_head(head, *start, ends), requests[j].start),
+            Source::Matrix {
+                matrix,
+                nodes,
+                start,
+                ..
+            } => {
+                let from = match head {
+                    Head::Start => *start,
+                    Head::After(i) => nodes[i],
+                };
+                matrix.get(from, nodes[j])
+            }
+        }
+    }
+
+    /// Seconds to position from `head` to the end position (0 with no end).
+    pub fn finish(&self, head: Head) -> f64 {
+        match &self.source {
+            Source::Tape {
+                model,
+                ends,
+                start,
+                end,
+                ..
+            } => end.map_or(0.0, |e| model.locate(self.tape_head(head, *start, ends), e)),
+            Source::Matrix {
+                matrix,
+                nodes,
+                start,
+                end,
+            } => end.map_or(0.0, |e| {
+                let from = match head {
+                    Head::Start => *start,
+                    Head::After(i) => nodes[i],
+                };
+                matrix.get(from, e)
+            }),
+        }
+    }
+
+    /// Seconds to read request `j` once positioned (0 for matrix nodes).
+    pub fn service(&self, j: usize) -> f64 {
+        match &self.source {
+            Source::Tape {
+                model, requests, ..
+            } => model.read(requests[j]).seconds,
+            Source::Matrix { .. } => 0.0,
+        }
+    }
+
+    /// Seconds to reach request `j` from `head` by streaming forward, when the
+    /// request lies logically ahead; `None` otherwise or for matrix problems.
+    pub fn read_through(&self, head: Head, j: usize) -> Option<f64> {
+        match &self.source {
+            Source::Tape {
+                model,
+                requests,
+                ends,
+                start,
+                ..
+            } => {
+                let from = self.tape_head(head, *start, ends);
+                let to = requests[j].start;
+                (to >= from).then(|| model.read_through(from, to))
+            }
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// First logical block of request `j` (tape problems only).
+    pub fn logical(&self, j: usize) -> Option<u64> {
+        match &self.source {
+            Source::Tape { requests, .. } => Some(requests[j].start.0),
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// Logical block of the head (tape problems only).
+    pub fn head_logical(&self, head: Head) -> Option<u64> {
+        match &self.source {
+            Source::Tape { ends, start, .. } => Some(self.tape_head(head, *start, ends).0),
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// Physical position of the head (tape problems with a linear model).
+    pub fn head_physical(&self, head: Head) -> Option<Physical> {
+        match &self.source {
+            Source::Tape {
+                model, ends, start, ..
+            } => model.physical(self.tape_head(head, *start, ends)),
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// Physical position of request `j` and of the key point preceding it.
+    pub fn target_physical(&self, j: usize) -> Option<(Physical, f64)> {
+        match &self.source {
+            Source::Tape {
+                model, requests, ..
+            } => {
+                let p = model.physical(requests[j].start)?;
+                Some((p, p.preceding_keypoint(model.keypoint_spacing())))
+            }
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// The seek class of the move from `head` to request `j`, if the model is linear.
+    pub fn seek_class(&self, head: Head, j: usize) -> Option<SeekClass> {
+        let from = self.head_physical(head)?;
+        let (to, keypoint) = self.target_physical(j)?;
+        Some(classify(&from, &to, keypoint))
+    }
+
+    /// The matrix node each request stands for, with start (and end) around
+    /// it, for matrix problems; `None` for tape problems.
+    pub fn node_sequence(&self, order: &[usize]) -> Option<Vec<usize>> {
+        match &self.source {
+            Source::Matrix {
+                nodes, start, end, ..
+            } => {
+                let mut seq = Vec::with_capacity(order.len() + 2);
+                seq.push(*start);
+                seq.extend(order.iter().map(|&j| nodes[j]));
+                if let Some(e) = end {
+                    if *e != *start || !order.is_empty() {
+                        seq.push(*e);
+                    }
+                }
+                Some(seq)
+            }
+            Source::Tape { .. } => None,
+        }
+    }
+
+    fn tape_head(&self, head: Head, start: Block, ends: &[Block]) -> Block {
+        match head {
+            Head::Start => start,
+            Head::After(i) => ends[i],
+        }
+    }
+}

@@ -1,0 +1,5 @@
+"""`python -m seekplan` runs the CLI."""
+
+from seekplan.cli import main
+
+main()

@@ -1,0 +1,199 @@
+"""The `seekplan` command line: a thin layer over the Python API."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from seekplan.catalog import drive_entry, load_catalog
+from seekplan.errors import SeekplanError
+from seekplan.io import read_matrix, read_requests, write_order
+from seekplan.ordering import DEFAULT_ALGO, order, order_matrix
+
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    help="Plan and simulate I/O on tape libraries and media-server disks.",
+)
+console = Console()
+F = TypeVar("F", bound=Callable[..., Any])
+
+DevicesOpt = Annotated[
+    Path | None, typer.Option("--devices", help="Extra device catalog (TOML) to add or override")
+]
+
+
+def friendly(fn: F) -> F:
+    """Turns a SeekplanError into one line on stderr and exit code 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except SeekplanError as e:
+            sys.stderr.write(f"error: {e}\n")
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _position(value: str | None, option: str) -> int | None:
+    if value is None:
+        return None
+    if value.strip().lower() == "bot":
+        return 0
+    try:
+        block = int(value)
+    except ValueError:
+        raise SeekplanError(f"{option}: {value!r} is neither 'bot' nor a block number") from None
+    if block < 0:
+        raise SeekplanError(f"{option}: {block} is negative")
+    return block
+
+
+def _track_starts(path: Path | None) -> list[int] | None:
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text())
+        starts = data["track_starts"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SeekplanError(f"{path}: expected JSON with a 'track_starts' list ({e})") from e
+    if not isinstance(starts, list) or not all(isinstance(b, int) for b in starts):
+        raise SeekplanError(f"{path}: 'track_starts' must be a list of block numbers")
+    return starts
+
+
+@app.command("order")
+@friendly
+def order_cmd(
+    requests: Annotated[
+        Path | None, typer.Argument(help="CSV with columns id,block,size (bytes)")
+    ] = None,
+    drive: Annotated[str, typer.Option(help="Catalogued drive (see `seekplan drives`)")] = "mlr1",
+    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    start: Annotated[
+        str, typer.Option(help="Head position: block or 'bot' (node for --matrix)")
+    ] = "bot",
+    end: Annotated[
+        str | None, typer.Option(help="Finish here, e.g. 'bot' to rewind before unload")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the order as CSV here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    matrix: Annotated[
+        Path | None, typer.Option(help="Square CSV of locate times instead of a drive model")
+    ] = None,
+    track_starts: Annotated[
+        Path | None, typer.Option(help="Tape geometry JSON from `seekplan fit track-starts`")
+    ] = None,
+    devices: DevicesOpt = None,
+) -> None:
+    """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    start_pos = _position(start, "--start") or 0
+    end_pos = _position(end, "--end")
+    if matrix is not None:
+        if requests is not None:
+            raise SeekplanError("give either REQUESTS.csv or --matrix, not both")
+        result = order_matrix(read_matrix(matrix), algo=algo, start=start_pos, end=end_pos)
+    else:
+        if requests is None:
+            raise SeekplanError("missing REQUESTS.csv (or --matrix COSTS.csv)")
+        result = order(
+            read_requests(requests),
+            drive=drive,
+            algo=algo,
+            start=start_pos,
+            end=end_pos,
+            track_starts=_track_starts(track_starts),
+            devices=devices,
+        )
+        if out is not None:
+            write_order(out, result.rows)
+    summary = result.summary()
+    if as_json:
+        sys.stdout.write(json.dumps(summary) + "\n")
+        return
+    if matrix is None and out is None:
+        table = Table(*("rank", "id", "block", "size", "start_s", "end_s"))
+        for row in result.rows[:30]:
+            table.add_row(
+                *(str(row[c]) for c in ("rank", "id", "block", "size", "start_s", "end_s"))
+            )
+        console.print(table)
+        if len(result.rows) > 30:
+            console.print(f"... {len(result.rows) - 30} more (use --out FILE for all)")
+    console.print(
+        f"{result.algo}: {result.n} requests, total {result.total_s:.1f} s "
+        f"(positioning {result.positioning_s:.1f} s), CPU {result.cpu_s * 1000:.1f} ms"
+        + (f"; order {summary['order']}" if matrix is not None else "")
+    )
+
+
+@app.command("drives")
+@friendly
+def drives_cmd(
+    name: Annotated[str | None, typer.Argument(help="Show one drive")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
+    devices: DevicesOpt = None,
+) -> None:
+    """List the catalogued drives, or show one."""
+    if name is not None:
+        entry = drive_entry(name, devices)
+        data = {"name": name, **entry.model_dump()}
+        if as_json:
+            sys.stdout.write(json.dumps(data) + "\n")
+        else:
+            console.print_json(json.dumps(data))
+        return
+    catalog = load_catalog(devices)
+    if as_json:
+        sys.stdout.write(json.dumps({k: v.model_dump() for k, v in catalog.items()}) + "\n")
+        return
+    table = Table("name", "drive", "model")
+    for key, entry in sorted(catalog.items()):
+        table.add_row(key, entry.title, entry.model)
+    console.print(table)
+
+
+@app.command("reproduce")
+@friendly
+def reproduce_cmd(
+    name: Annotated[str, typer.Argument(help="Which paper: sandsta")],
+    out: Annotated[Path, typer.Option(help="Directory for results.json, report.html, plots")],
+    quick: Annotated[bool, typer.Option(help="Fewer runs: a fast, noisier check")] = False,
+    workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
+) -> None:
+    """Reproduce a seed paper's published results and compare them with ours."""
+    from seekplan.experiments import runner
+
+    results = runner(name)(out, quick, workers)
+    held = sum(c["holds"] for c in results["claims"])
+    console.print(
+        f"{name}: {held}/{len(results['claims'])} of the paper's findings hold; "
+        f"see {out / 'report.html'}"
+    )
+
+
+@app.command("demo")
+@friendly
+def demo_cmd(
+    out: Annotated[Path, typer.Option(help="Directory for the demo's files")] = Path("demo-out"),
+) -> None:
+    """Order a batch on a catalogued drive, replay it, and write a report."""
+    from seekplan.demo import run_demo
+
+    report = run_demo(out)
+    console.print(f"demo written: {report}")
+
+
+def main() -> None:
+    """Entry point for `python -m seekplan`."""
+    app()

@@ -1,0 +1,29 @@
+"""Reproductions of the seed papers' published results, one module each.
+
+Each module has ``run(out_dir, quick, workers) -> dict`` that writes
+``results.json``, ``report.html`` and plots into ``out_dir`` and returns the
+results (always with a ``claims`` list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from seekplan.errors import SeekplanError
+
+#: name users type -> module under seekplan.experiments
+EXPERIMENTS: dict[str, str] = {
+    "sandsta": "sandsta",
+}
+
+
+def runner(name: str) -> Callable[[Path, bool, int | None], dict[str, Any]]:
+    """The ``run`` function of reproduction ``name``."""
+    if name not in EXPERIMENTS:
+        raise SeekplanError(
+            f"unknown reproduction {name!r}; choose one of {', '.join(sorted(EXPERIMENTS))}"
+        )
+    return import_module(f"seekplan.experiments.{EXPERIMENTS[name]}").run

@@ -1,0 +1,318 @@
+"""Reproduction of Sandstå & Midtstraum (ICDE 1999), section 5 and Table 1:
+uniform one-block (32 KB) requests from BOT on a Tandberg MLR1, every
+scheduler, request lists of 1 to 2048 requests."""
+
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from seekplan.catalog import make_drive
+from seekplan.experiments.claims import claim
+from seekplan.io import write_json
+from seekplan.ordering import order
+from seekplan.report import Report
+from seekplan.sweep import run_points
+from seekplan.workload import uniform_batch
+
+SIZES = [1, 2, 4, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 2048]
+ALGOS = ["read", "fifo", "sort", "scan", "opt", "loss", "sltf", "mpscan", "mpscan-star", "best"]
+OPT_MAX = 12
+REQUEST_BYTES = 32 * 1024
+
+# Request lists per size. The paper used 100,000 lists up to 192 requests and
+# 25,000 down to 500 from 256 to 2048; ours are fewer (CPU budget), so the
+# standard error is reported beside each mean.
+FULL_LISTS = {
+    1: 2000,
+    2: 1000,
+    4: 600,
+    8: 400,
+    12: 300,
+    16: 200,
+    32: 120,
+    64: 80,
+    128: 48,
+    256: 24,
+    512: 12,
+    1024: 6,
+    2048: 4,
+}
+QUICK_LISTS = {
+    1: 200,
+    2: 100,
+    4: 60,
+    8: 40,
+    12: 20,
+    16: 16,
+    32: 10,
+    64: 6,
+    128: 4,
+    256: 2,
+    512: 2,
+    1024: 1,
+    2048: 1,
+}
+
+# Table 1 of the paper: average access time per request (s) with MPScan*
+# (MLR1, DLT2000) and LOSS (DLT4000, from Hillyer & Silberschatz).
+TABLE1 = {
+    "mlr1": {1: 63.2, 2: 43.9, 4: 29.0, 16: 12.1, 64: 7.6, 256: 6.5, 1024: 5.4},
+    "dlt2000": {1: 66.8, 2: 51.7, 4: 40.2, 16: 29.0, 64: 24.8, 256: 21.7, 1024: 11.0},
+    "dlt4000": {1: 95, 2: 72, 4: 54, 16: 38, 64: 31, 256: 24, 1024: 13},
+}
+TABLE1_ALGO = {"mlr1": "mpscan-star", "dlt2000": "mpscan-star", "dlt4000": "loss"}
+
+
+def _point(args: tuple[str, int, int, tuple[str, ...]]) -> dict[str, tuple[float, float]]:
+    """One request list ordered by each algorithm: {algo: (total_s, cpu_s)}."""
+    drive, n, seed, algos = args
+    capacity = make_drive(drive).capacity
+    batch = uniform_batch(capacity, n, REQUEST_BYTES, seed)
+    out = {}
+    for algo in algos:
+        if algo == "opt" and n > OPT_MAX:
+            continue
+        r = order(batch, drive=drive, algo=algo)
+        out[algo] = (r.total_s, r.cpu_s)
+    return out
+
+
+def _sweep(
+    drive: str, lists: dict[int, int], algos: tuple[str, ...], workers: int | None, label: str
+) -> dict[str, dict[int, list[tuple[float, float]]]]:
+    points = [(drive, n, 1_000_003 * n + k, algos) for n in SIZES for k in range(lists[n])]
+    results = run_points(_point, points, label=label, workers=workers)
+    runs: dict[str, dict[int, list[tuple[float, float]]]] = {a: {} for a in algos}
+    for (_, n, _, _), res in zip(points, results, strict=True):
+        for algo, v in res.items():
+            runs[algo].setdefault(n, []).append(v)
+    return runs
+
+
+def _mean(xs: list[float]) -> float:
+    return float(statistics.fmean(xs))
+
+
+def _claims(
+    per: dict[str, dict[int, float]], table1_ours: dict[str, dict[int, float]]
+) -> list[dict[str, Any]]:
+    paper_algos = ["read", "fifo", "sort", "scan", "loss", "sltf", "mpscan", "mpscan-star"]
+    out = []
+
+    small = [n for n in SIZES if 2 <= n <= OPT_MAX]
+    gaps = {n: max(per[a][n] / per["opt"][n] - 1 for a in ("sltf", "mpscan-star")) for n in small}
+    worst = max(gaps.values())
+    out.append(
+        claim(
+            "small-overlap",
+            "For schedules with less than 12 requests, OPT, SLTF and MPScan* overlap.",
+            worst <= 0.05,
+            f"largest gap of SLTF/MPScan* above OPT for 2..12 requests: {worst:.1%} "
+            f"(per size: {', '.join(f'{n}: {g:.1%}' for n, g in gaps.items())}); holds if <= 5 %",
+        )
+    )
+
+    mid = [n for n in SIZES if 16 <= n <= 512]
+    losers = []
+    for n in mid:
+        rival = min((per[a][n], a) for a in paper_algos if a != "mpscan-star")
+        if per["mpscan-star"][n] > rival[0] * 1.01:
+            losers.append(f"{n}: {rival[1]} {rival[0]:.2f} s < {per['mpscan-star'][n]:.2f} s")
+    out.append(
+        claim(
+            "mpscan-star-best-to-1000",
+            "From 12 to about 1000 requests MPScan* produces the best schedules.",
+            not losers,
+            "MPScan* within 1 % of the best paper algorithm at every size 16..512"
+            if not losers
+            else "beaten at " + "; ".join(losers),
+        )
+    )
+
+    big = [n for n in SIZES if n >= 1024]
+    margins = {n: 1 - per["loss"][n] / per["mpscan-star"][n] for n in big}
+    out.append(
+        claim(
+            "loss-marginal-above-1000",
+            "Above 1000 requests LOSS is marginally better than MPScan* "
+            "(under 1 % at 1024, about 5 % at 2048).",
+            all(0 < m <= 0.10 for m in margins.values()),
+            ", ".join(f"{n}: LOSS {m:+.1%} vs MPScan*" for n, m in margins.items())
+            + "; holds if LOSS is ahead by 0-10 % at each size",
+        )
+    )
+
+    read_total = per["read"][2048] * 2048
+    best_paper = min(("loss", "mpscan-star"), key=lambda a: per[a][2048])
+    t1, t2 = per[best_paper][1024] * 1024, per[best_paper][2048] * 2048
+    slope = (t2 - t1) / 1024
+    cross = 2048 + (read_total - t2) / slope if slope > 0 else float("inf")
+    out.append(
+        claim(
+            "read-wins-beyond-2100",
+            "Beyond about 2100 requests, reading the whole tape (READ) is fastest.",
+            abs(cross - 2100) <= 0.3 * 2100,
+            f"READ takes {read_total:.0f} s; {best_paper} at 1024/2048: {t1:.0f}/{t2:.0f} s, "
+            f"extrapolated crossover at {cross:.0f} requests; holds within ±30 % of 2100",
+        )
+    )
+
+    ours = table1_ours["mlr1"]
+    devs = {n: ours[n] / TABLE1["mlr1"][n] - 1 for n in TABLE1["mlr1"]}
+    out.append(
+        claim(
+            "table1-mlr1",
+            "MPScan* per-request access times on the MLR1 are those of Table 1.",
+            all(abs(d) <= 0.25 for d in devs.values()),
+            ", ".join(
+                f"{n}: {ours[n]:.1f} s vs {TABLE1['mlr1'][n]} ({d:+.0%})" for n, d in devs.items()
+            )
+            + "; holds if each within ±25 %",
+        )
+    )
+
+    fifo_tail = [per["fifo"][n] for n in SIZES if n >= 64]
+    out.append(
+        claim(
+            "fifo-45s",
+            "Without scheduling (FIFO) the access time stabilises at about 45 s per request.",
+            all(abs(v - 45) <= 3 for v in fifo_tail),
+            f"FIFO per request for 64..2048: {min(fifo_tail):.1f}-{max(fifo_tail):.1f} s "
+            "(calibrated target; holds within ±3 s)",
+        )
+    )
+
+    cut = max(1 - per["mpscan-star"][n] / per["fifo"][n] for n in SIZES)
+    out.append(
+        claim(
+            "up-to-85pct",
+            "MPScan* gives up to 85 % reduction of the total access time versus FIFO.",
+            0.75 <= cut <= 0.95,
+            f"largest reduction vs FIFO: {cut:.0%}; holds within 75-95 %",
+        )
+    )
+    return out
+
+
+def _plots(
+    report: Report, per: dict[str, dict[int, float]], cpu: dict[str, dict[int, float]]
+) -> None:
+    for name, data, ylabel, title, total in (
+        ("fig7_total", per, "total time (s)", "Figure 7: total time per request list", True),
+        (
+            "fig8_per_request",
+            per,
+            "seconds per request",
+            "Figure 8: access time per request",
+            False,
+        ),
+        ("fig9_cpu", cpu, "CPU seconds (this machine)", "Figure 9: scheduling CPU time", False),
+    ):
+        fig = Figure(figsize=(7.5, 4.5))
+        ax = fig.add_subplot()
+        for algo, series in data.items():
+            ns = sorted(series)
+            ys = [series[n] * (n if total else 1) for n in ns]
+            ax.plot(ns, ys, marker="o", ms=3, label=algo)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("requests in list")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+        report.figure(fig, name, title)
+
+
+def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[str, Any]:
+    """Runs the reproduction and writes results.json, report.html and plots."""
+    lists = QUICK_LISTS if quick else FULL_LISTS
+    runs = _sweep("mlr1", lists, tuple(ALGOS), workers, "sandsta mlr1")
+    per = {a: {n: _mean([t for t, _ in v]) / n for n, v in s.items()} for a, s in runs.items()}
+    sem = {
+        a: {
+            n: (
+                float(np.std([t / n for t, _ in v], ddof=1) / np.sqrt(len(v)))
+                if len(v) > 1
+                else float("nan")
+            )
+            for n, v in s.items()
+        }
+        for a, s in runs.items()
+    }
+    cpu = {a: {n: _mean([c for _, c in v]) for n, v in s.items()} for a, s in runs.items()}
+
+    table1_ours: dict[str, dict[int, float]] = {
+        "mlr1": {n: per["mpscan-star"][n] for n in TABLE1["mlr1"]}
+    }
+    t1_lists = {n: max(1, lists[n] // 2) for n in SIZES}
+    for drive in ("dlt2000", "dlt4000"):
+        algo = TABLE1_ALGO[drive]
+        extra = _sweep(drive, t1_lists, (algo,), workers, f"table 1 {drive}")
+        table1_ours[drive] = {n: _mean([t for t, _ in extra[algo][n]]) / n for n in TABLE1[drive]}
+
+    claims = _claims(per, table1_ours)
+    results = {
+        "paper": "sandsta",
+        "quick": quick,
+        "lists": {str(n): lists[n] for n in SIZES},
+        "per_request_s": {a: {str(n): v for n, v in s.items()} for a, s in per.items()},
+        "per_request_sem_s": {a: {str(n): v for n, v in s.items()} for a, s in sem.items()},
+        "cpu_s": {a: {str(n): v for n, v in s.items()} for a, s in cpu.items()},
+        "table1": {
+            d: {str(n): {"ours": table1_ours[d][n], "paper": TABLE1[d][n]} for n in TABLE1[d]}
+            for d in TABLE1
+        },
+        "claims": claims,
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_json(out_dir / "results.json", results)
+    _report(out_dir, results, per, cpu, quick)
+    return results
+
+
+def _report(
+    out_dir: Path,
+    results: dict[str, Any],
+    per: dict[str, dict[int, float]],
+    cpu: dict[str, dict[int, float]],
+    quick: bool,
+) -> None:
+    rep = Report("Reproduction: Sandstå & Midtstraum, serpentine tape scheduling", out_dir)
+    rep.text(
+        "Uniform one-block (32 KB) requests over a nominal Tandberg MLR1 tape, head at BOT, as "
+        "in section 5 of the paper. Our drive model is the key-point model of section 3 with "
+        "figures from devices.toml; the paper's own cost functions are unpublished, so ours were "
+        "calibrated only on two published averages (one request from BOT: 63.2 s; FIFO: about "
+        "45 s per request). Nothing else was tuned to the paper's results."
+        + (" Quick mode: few request lists per size, so the means are noisy." if quick else "")
+    )
+    rep.code(f"seekplan reproduce sandsta --out {out_dir}" + (" --quick" if quick else ""))
+    rep.heading("The paper's findings")
+    rep.claims(results["claims"])
+    rep.heading("Table 1: seconds per request, ours beside the paper's")
+    rows = []
+    for n in TABLE1["mlr1"]:
+        row: dict[str, Any] = {"requests": n}
+        for d in TABLE1:
+            row[f"{d} ({TABLE1_ALGO[d]}) ours"] = results["table1"][d][str(n)]["ours"]
+            row[f"{d} paper"] = TABLE1[d][n]
+        rows.append(row)
+    rep.table(rows)
+    rep.text(
+        "DLT2000 and DLT4000 differ more from the paper than the MLR1: the DLT2000 was "
+        "calibrated only on its single-request mean, and the DLT4000 not at all (its figures "
+        "come from the maximum seek and key-point count the paper quotes); its Table 1 column "
+        "is Hillyer & Silberschatz's measurement with their far more detailed model."
+    )
+    rep.heading("Seconds per request by algorithm (Figure 8)")
+    rep.table([{"requests": n, **{a: per[a].get(n, float("nan")) for a in ALGOS}} for n in SIZES])
+    rep.heading("Scheduling CPU seconds on this machine (Figure 9)")
+    rep.table([{"requests": n, **{a: cpu[a].get(n, float("nan")) for a in ALGOS}} for n in SIZES])
+    _plots(rep, per, cpu)
+    rep.write()

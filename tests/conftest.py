@@ -1,0 +1,31 @@
+"""Shared fixtures: a runner for the CLI and small request files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from seekplan.cli import app
+from typer.testing import CliRunner
+
+
+@pytest.fixture
+def cli():
+    """Invoke `seekplan ARGS...`; returns the click Result."""
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, [str(a) for a in args])
+
+    return invoke
+
+
+@pytest.fixture
+def requests_csv(tmp_path: Path) -> Path:
+    """A 40-request batch on an MLR1 tape."""
+    from seekplan.workload import uniform_batch
+
+    batch = uniform_batch(396_000, 40, 32768, 5)
+    p = tmp_path / "req.csv"
+    p.write_text("id,block,size\n" + "".join(f"{r.id},{r.block},{r.size}\n" for r in batch))
+    return p

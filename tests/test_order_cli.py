@@ -1,0 +1,127 @@
+"""`seekplan order`: the interface other tools depend on, and its errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+import seekplan
+from seekplan.ordering import ALGORITHMS
+
+
+def test_json_has_the_promised_keys(cli, requests_csv):
+    r = cli("order", requests_csv, "--drive", "mlr1", "--algo", "mpscan-star", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["algo"] == "mpscan-star" and data["n"] == 40
+    assert data["total_s"] > 0 and data["cpu_s"] >= 0
+    assert sorted(data["order"], key=int) == [str(i) for i in range(40)]
+
+
+def test_out_csv_has_the_promised_columns_and_is_a_permutation(cli, requests_csv, tmp_path):
+    out = tmp_path / "order.csv"
+    r = cli(
+        "order", requests_csv, "--algo", "best", "--start", "1000", "--end", "bot", "--out", out
+    )
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open()))
+    assert list(rows[0].keys()) == ["rank", "id", "block", "size", "start_s", "end_s"]
+    assert sorted(int(r["id"]) for r in rows) == list(range(40))
+    starts = [float(r["start_s"]) for r in rows]
+    assert starts == sorted(starts)
+    assert all(float(r["end_s"]) > float(r["start_s"]) for r in rows)
+
+
+def test_every_algorithm_runs_and_best_wins(requests_csv):
+    reqs = seekplan.read_requests(requests_csv)
+    totals = {
+        a: seekplan.order(reqs, drive="mlr1", algo=a).total_s for a in ALGORITHMS if a != "opt"
+    }
+    assert totals["best"] <= min(totals.values()) + 1e-9
+    assert totals["mpscan-star"] < totals["fifo"]
+
+
+def test_python_api_matches_cli(cli, requests_csv):
+    r = cli("order", requests_csv, "--algo", "sltf", "--json")
+    api = seekplan.order(seekplan.read_requests(requests_csv), drive="mlr1", algo="sltf")
+    assert json.loads(r.stdout)["total_s"] == pytest.approx(api.total_s)
+
+
+def test_matrix_mode_returns_the_node_sequence(cli, tmp_path):
+    m = tmp_path / "costs.csv"
+    m.write_text("0,5,1,9\n1,0,7,2\n8,1,0,6\n3,4,2,0\n")
+    r = cli("order", "--matrix", m, "--algo", "opt", "--start", "0", "--end", "0", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["order"][0] == 0 and data["order"][-1] == 0
+    assert sorted(data["order"][1:-1]) == [1, 2, 3]
+    # 0->2->1->3->0 = 1 + 1 + 2 + 3 = 7 is the optimum of this matrix.
+    assert data["total_s"] == pytest.approx(7.0)
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ("id,block\n1,5\n", "missing column"),
+        ("id,block,size\n1,5,-3\n", "line 2"),
+        ("id,block,size\n1,5,abc\n", "not an integer"),
+        ("id,block,size\n1,99999999999,32768\n", "past the end"),
+        ("id,block,size\n1,5,10\n1,6,10\n", "duplicate id"),
+        ("id,block,size\n1,-5,10\n", "negative"),
+    ],
+)
+def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle):
+    p = tmp_path / "bad.csv"
+    p.write_text(content)
+    r = cli("order", p, "--json")
+    assert r.exit_code == 2
+    assert needle in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--drive", "lto99"], "unknown drive"),
+        (["--algo", "magic"], "unknown algorithm"),
+        (["--start", "north"], "--start"),
+    ],
+)
+def test_bad_options_exit_2(cli, requests_csv, args, needle):
+    r = cli("order", requests_csv, *args)
+    assert r.exit_code == 2
+    assert needle in r.output
+
+
+def test_non_square_matrix_and_opt_limit(cli, tmp_path, requests_csv):
+    m = tmp_path / "m.csv"
+    m.write_text("0,1,2\n1,0\n")
+    r = cli("order", "--matrix", m)
+    assert r.exit_code == 2 and "square" in r.output
+    r = cli("order", requests_csv, "--algo", "opt")
+    assert r.exit_code == 2 and "limited to 16" in r.output
+
+
+def test_empty_batch_is_fine(cli, tmp_path):
+    p = tmp_path / "empty.csv"
+    p.write_text("id,block,size\n")
+    r = cli("order", p, "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["n"] == 0
+
+
+def test_user_device_file_adds_a_drive(cli, requests_csv, tmp_path: Path):
+    shipped = (Path(seekplan.__file__).parent / "data" / "devices.toml").read_text()
+    extra = tmp_path / "mine.toml"
+    extra.write_text(
+        shipped.replace("[drives.mlr1", "[drives.mlr1fast").replace(
+            "traverse_s = 118.0", "traverse_s = 59.0"
+        )
+    )
+    slow = json.loads(cli("order", requests_csv, "--algo", "fifo", "--json").stdout)
+    r = cli(
+        "order", requests_csv, "--drive", "mlr1fast", "--devices", extra, "--algo", "fifo", "--json"
+    )
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["total_s"] < slow["total_s"]
