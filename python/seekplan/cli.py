@@ -166,7 +166,7 @@ def drives_cmd(
 @app.command("reproduce")
 @friendly
 def reproduce_cmd(
-    name: Annotated[str, typer.Argument(help="Which paper: sandsta")],
+    name: Annotated[str, typer.Argument(help="Which paper (see `seekplan reproduce --help`)")],
     out: Annotated[Path, typer.Option(help="Directory for results.json, report.html, plots")],
     quick: Annotated[bool, typer.Option(help="Fewer runs: a fast, noisier check")] = False,
     workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
@@ -192,6 +192,30 @@ def demo_cmd(
 
     report = run_demo(out)
     console.print(f"demo written: {report}")
+
+
+simulate_app = typer.Typer(
+    no_args_is_help=True, help="Simulate a system over time from a YAML config."
+)
+app.add_typer(simulate_app, name="simulate")
+fit_app = typer.Typer(no_args_is_help=True, help="Fit drive models to measured timings.")
+app.add_typer(fit_app, name="fit")
+ltfs_app = typer.Typer(no_args_is_help=True, help="Read LTFS volumes in tape order.")
+app.add_typer(ltfs_app, name="ltfs")
+
+# ---- simulate recall (dCache / KIT) -------------------------------------
+
+
+# ---- simulate archive (Blue Waters) -------------------------------------
+
+
+# ---- simulate media (Balafoutis) ----------------------------------------
+
+
+# ---- fit (Johnson & Miller, Write-Turn / Read-Turn) ---------------------
+
+
+# ---- ltfs ---------------------------------------------------------------
 
 
 def main() -> None:

@@ -1,90 +1,20 @@
 //! PyO3 bindings: convert Python values, call one core function, convert back.
 //! No logic lives here.
 
+mod drive;
+
+use drive::Drive;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use seekplan_core::model::{
-    Block, CostMatrix, CostModel, Extent, SerpentineModel, SerpentineSpec, TapeLayout,
-};
+use seekplan_core::model::{Block, CostMatrix, Extent};
 use seekplan_core::order::{order_matrix, order_tape, Algorithm};
 use seekplan_core::{Error, Schedule};
 
-fn err(e: Error) -> PyErr {
+/// A core error as a Python ValueError (the Python side turns it into a
+/// SeekplanError with the same message).
+pub(crate) fn err(e: Error) -> PyErr {
     PyValueError::new_err(e.to_string())
-}
-
-/// A drive with a tape mounted: the cost model schedulers consult.
-#[pyclass(frozen)]
-struct Drive {
-    model: Box<dyn CostModel>,
-}
-
-#[pymethods]
-impl Drive {
-    /// A serpentine drive from its spec (a JSON object of SerpentineSpec
-    /// fields) and optionally a tape's track start addresses and capacity.
-    #[staticmethod]
-    #[pyo3(signature = (spec_json, track_starts=None, capacity=None))]
-    fn serpentine(
-        spec_json: &str,
-        track_starts: Option<Vec<u64>>,
-        capacity: Option<u64>,
-    ) -> PyResult<Self> {
-        let spec: SerpentineSpec = serde_json::from_str(spec_json)
-            .map_err(|e| PyValueError::new_err(format!("invalid drive spec: {e}")))?;
-        let model = match track_starts {
-            Some(starts) => {
-                let capacity = capacity.unwrap_or_else(|| spec.capacity_blocks());
-                SerpentineModel::new(
-                    spec,
-                    TapeLayout {
-                        track_starts: starts,
-                        capacity,
-                    },
-                )
-            }
-            None => SerpentineModel::nominal(spec),
-        }
-        .map_err(err)?;
-        Ok(Drive {
-            model: Box::new(model),
-        })
-    }
-
-    /// Blocks on the mounted tape.
-    #[getter]
-    fn capacity(&self) -> u64 {
-        self.model.capacity()
-    }
-
-    /// Bytes per logical block.
-    #[getter]
-    fn block_bytes(&self) -> u64 {
-        self.model.block_bytes()
-    }
-
-    /// Seconds to locate from block `src` to block `dst`.
-    fn locate(&self, src: u64, dst: u64) -> f64 {
-        self.model.locate(Block(src), Block(dst))
-    }
-
-    /// Seconds to read `size` bytes starting at `block`.
-    fn read(&self, block: u64, size: u64) -> f64 {
-        self.model
-            .read(Extent {
-                start: Block(block),
-                bytes: size,
-            })
-            .seconds
-    }
-
-    /// (track, forward?, longitudinal position) of a block.
-    fn physical(&self, block: u64) -> Option<(u32, bool, f64)> {
-        self.model
-            .physical(Block(block))
-            .map(|p| (p.track, p.direction.sign() > 0.0, p.lpos))
-    }
 }
 
 fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDict>> {
@@ -170,6 +100,8 @@ fn algorithms() -> Vec<&'static str> {
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
+    // One line per area: each area's bindings live in their own file.
+    // One line per area: each area's bindings live in their own file.
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
