@@ -1,8 +1,10 @@
 """The device catalog: drive figures as data, each with its source.
 
-The shipped catalog is ``seekplan/data/devices.toml``; a user adds or
-overrides drives with their own TOML file (``--devices FILE`` or the
-``SEEKPLAN_DEVICES`` environment variable), in the same format.
+The shipped catalog is every ``seekplan/data/*.toml`` file (read in name
+order); a user adds or overrides drives with their own TOML file
+(``--devices FILE`` or the ``SEEKPLAN_DEVICES`` environment variable), in the
+same format. A drive names its cost model (``model``); the figures in its
+``params`` table are validated by that model's schema in ``MODELS``.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
@@ -38,13 +41,48 @@ class SerpentineParams(BaseModel):
     turn_s: float = Field(ge=0)
 
 
+def _serpentine(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
+    spec = json.dumps(params.model_dump())
+    return _core.Drive.serpentine(spec, track_starts, capacity)
+
+
+#: model name -> (schema of its params, constructor of its core Drive)
+MODELS: dict[str, tuple[type[BaseModel], Callable[..., Any]]] = {
+    "serpentine": (SerpentineParams, _serpentine),
+}
+
+
+class Mechanics(BaseModel):
+    """Figures every drive has, whatever its locate model: what a library
+    simulator and the Johnson-Miller tables need (seconds, bytes)."""
+
+    model_config = ConfigDict(extra="forbid")
+    capacity_bytes: int = Field(gt=0)
+    rate_bps: float = Field(gt=0)
+    load_s: float = Field(ge=0)
+    unload_s: float = Field(ge=0)
+    rewind_s: float = Field(ge=0)
+
+
 class DriveEntry(BaseModel):
     """One catalogued drive: what it is and the figures of its cost model."""
 
     model_config = ConfigDict(extra="forbid")
     title: str
-    model: Literal["serpentine"]
-    params: SerpentineParams
+    model: str
+    params: dict[str, Any]
+    mechanics: Mechanics | None = None
+
+    @model_validator(mode="after")
+    def _known_model(self) -> DriveEntry:
+        if self.model not in MODELS:
+            raise ValueError(f"unknown model {self.model!r}; known: {', '.join(sorted(MODELS))}")
+        MODELS[self.model][0].model_validate(self.params)
+        return self
+
+    def typed_params(self) -> BaseModel:
+        """The params validated by the drive's model schema."""
+        return MODELS[self.model][0].model_validate(self.params)
 
 
 def _validation_message(where: str, err: ValidationError) -> str:
@@ -72,8 +110,12 @@ def _parse(text: str, origin: str) -> dict[str, DriveEntry]:
 
 @cache
 def _shipped() -> dict[str, DriveEntry]:
-    text = resources.files("seekplan").joinpath("data/devices.toml").read_text()
-    return _parse(text, "devices.toml")
+    drives: dict[str, DriveEntry] = {}
+    data = resources.files("seekplan").joinpath("data")
+    for f in sorted(data.iterdir(), key=lambda f: f.name):
+        if f.name.endswith(".toml"):
+            drives.update(_parse(f.read_text(), f.name))
+    return drives
 
 
 def load_catalog(extra: str | Path | None = None) -> dict[str, DriveEntry]:
@@ -104,8 +146,7 @@ def make_drive(
 ) -> Any:
     """A cost model for drive ``name`` with a nominal or a given tape layout."""
     entry = drive_entry(name, devices)
-    spec = json.dumps(entry.params.model_dump())
     try:
-        return _core.Drive.serpentine(spec, track_starts, capacity)
+        return MODELS[entry.model][1](entry.typed_params(), track_starts, capacity)
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e
