@@ -62,6 +62,7 @@ class Mechanics(BaseModel):
     load_s: float = Field(ge=0)
     unload_s: float = Field(ge=0)
     rewind_s: float = Field(ge=0)
+    avg_locate_s: float | None = Field(default=None, ge=0)
 
 
 class DriveEntry(BaseModel):
