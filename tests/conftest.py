@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from seekplan.cli import app
 from typer.testing import CliRunner
+
+from seekplan.cli import app
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 import seekplan
 from seekplan.ordering import ALGORITHMS
 

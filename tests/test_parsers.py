@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from seekplan.errors import SeekplanError
 from seekplan.io import parse_matrix, parse_requests
 

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use seekplan_core::model::{Block, CostMatrix, Extent};
-use seekplan_core::order::{order_matrix, order_tape, Algorithm};
+use seekplan_core::order::{order_matrix, order_tape, positioning_matrix, Algorithm};
 use seekplan_core::{Error, Schedule};
 
 /// A core error as a Python ValueError (the Python side turns it into a
@@ -44,18 +44,8 @@ fn order<'py>(
     start: u64,
     end: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if blocks.len() != sizes.len() {
-        return Err(PyValueError::new_err("blocks and sizes differ in length"));
-    }
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let requests = blocks
-        .into_iter()
-        .zip(sizes)
-        .map(|(b, s)| Extent {
-            start: Block(b),
-            bytes: s,
-        })
-        .collect();
+    let requests = extents(blocks, sizes)?;
     let schedule = py
         .allow_threads(|| {
             order_tape(
@@ -90,6 +80,34 @@ fn order_costs<'py>(
     Ok(d)
 }
 
+/// Positioning costs between requests over n + 1 nodes (node n: start/end).
+#[pyfunction]
+#[pyo3(signature = (drive, blocks, sizes, start=0, end=None))]
+fn locate_matrix(
+    drive: &Drive,
+    blocks: Vec<u64>,
+    sizes: Vec<u64>,
+    start: u64,
+    end: Option<u64>,
+) -> PyResult<Vec<Vec<f64>>> {
+    let requests = extents(blocks, sizes)?;
+    positioning_matrix(drive.model.as_ref(), requests, Block(start), end.map(Block)).map_err(err)
+}
+
+fn extents(blocks: Vec<u64>, sizes: Vec<u64>) -> PyResult<Vec<Extent>> {
+    if blocks.len() != sizes.len() {
+        return Err(PyValueError::new_err("blocks and sizes differ in length"));
+    }
+    Ok(blocks
+        .into_iter()
+        .zip(sizes)
+        .map(|(b, s)| Extent {
+            start: Block(b),
+            bytes: s,
+        })
+        .collect())
+}
+
 /// Names of every ordering algorithm.
 #[pyfunction]
 fn algorithms() -> Vec<&'static str> {
@@ -105,5 +123,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(locate_matrix, m)?)?;
     Ok(())
 }

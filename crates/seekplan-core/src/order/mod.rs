@@ -172,3 +172,28 @@ pub fn order_matrix(
         .expect("a matrix problem");
     Ok((schedule, nodes))
 }
+
+/// Every positioning cost of a tape problem over n + 1 nodes, node n being the
+/// start/end depot: row n holds the locates from the start, column n those to
+/// the end position (0 without one). For external solvers and lower bounds.
+pub fn positioning_matrix(
+    model: &dyn CostModel,
+    requests: Vec<Extent>,
+    start: Block,
+    end: Option<Block>,
+) -> Result<Vec<Vec<f64>>> {
+    let problem = Problem::tape(model, requests, start, end)?;
+    let n = problem.len();
+    let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
+    Ok((0..=n)
+        .map(|i| {
+            (0..=n)
+                .map(|j| match (i == j, j == n) {
+                    (true, _) => 0.0,
+                    (false, true) => problem.finish(head(i)),
+                    (false, false) => problem.locate(head(i), j),
+                })
+                .collect()
+        })
+        .collect())
+}

@@ -1,0 +1,142 @@
+"""Single-tape ordering: CPU time and schedule quality.
+
+Prints two tables and writes JSON:
+1. CPU seconds per algorithm for n = 256..2048 (and 10,000 for the O(n^2)
+   algorithms), beside the paper's Figure 9 (a 125 MHz HyperSparc).
+2. Schedule quality: positioning time above the assignment-problem lower
+   bound (scipy's linear_sum_assignment on the locate matrix, a certified
+   bound for the asymmetric TSP), and our `best` against LKH-3 (elkai, an
+   optional non-commercial extra: pip install -e '.[bench-lkh]').
+
+    python benchmarks/bench_order.py [--lists 3] [--lkh-max 1024] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+import seekplan
+from seekplan import _core
+from seekplan.workload import uniform_batch
+
+DRIVE = "mlr1"
+CPU_SIZES = [256, 512, 1024, 2048]
+BIG = 10_000
+QUADRATIC = ["read", "fifo", "sort", "scan", "sltf", "mpscan"]
+ALGOS = ["read", "fifo", "sort", "scan", "sltf", "mpscan", "mpscan-star", "loss", "best"]
+# Figure 9 caption of Sandstå & Midtstraum: LOSS CPU seconds on a SparcStation 20.
+PAPER_FIG9 = {("loss", 1024): 63.0, ("loss", 1536): 119.0, ("loss", 2048): 227.0}
+QUALITY_SIZES = [64, 256, 1024, 2048]
+
+
+def _cpu_table(lists: int) -> list[dict]:
+    rows = []
+    drive = seekplan.make_drive(DRIVE)
+    for n in CPU_SIZES + [BIG]:
+        algos = QUADRATIC if n == BIG else ALGOS
+        for algo in algos:
+            times = []
+            for k in range(1 if n == BIG else lists):
+                batch = uniform_batch(drive.capacity, n, 32768, 7_000 + 31 * n + k)
+                times.append(seekplan.order(batch, drive=DRIVE, algo=algo).cpu_s)
+            paper = PAPER_FIG9.get((algo, n))
+            cpu = statistics.fmean(times)
+            rows.append(
+                {
+                    "n": n,
+                    "algo": algo,
+                    "cpu_s": cpu,
+                    "paper_fig9_s": paper,
+                    "paper_over_ours": (paper / cpu) if paper else None,
+                }
+            )
+    return rows
+
+
+def _lower_bound(matrix: np.ndarray) -> float:
+    m = matrix.copy()
+    np.fill_diagonal(m, 1e12)
+    r, c = linear_sum_assignment(m)
+    return float(m[r, c].sum())
+
+
+def _lkh(matrix: np.ndarray) -> tuple[float, float]:
+    import elkai
+
+    depot = len(matrix) - 1
+    t0 = time.perf_counter()
+    tour = elkai.DistanceMatrix(np.rint(matrix * 1000).astype(int).tolist()).solve_tsp()
+    wall = time.perf_counter() - t0
+    tour = tour[:-1]
+    k = tour.index(depot)
+    path = tour[k:] + tour[:k] + [depot]
+    return float(sum(matrix[a, b] for a, b in zip(path, path[1:], strict=False))), wall
+
+
+def _quality_table(lkh_max: int) -> list[dict]:
+    rows = []
+    drive = seekplan.make_drive(DRIVE)
+    try:
+        import elkai  # noqa: F401
+
+        have_lkh = True
+    except ImportError:
+        have_lkh = False
+    for n in QUALITY_SIZES:
+        batch = uniform_batch(drive.capacity, n, 32768, 99_000 + n)
+        blocks = [r.block for r in batch]
+        sizes = [r.size for r in batch]
+        matrix = np.array(_core.locate_matrix(drive, blocks, sizes))
+        bound = _lower_bound(matrix)
+        row: dict = {"n": n, "ap_bound_s": bound}
+        for algo in ("sltf", "mpscan-star", "loss", "best"):
+            r = seekplan.order(batch, drive=DRIVE, algo=algo)
+            row[f"{algo}_pct_over_bound"] = 100 * (r.positioning_s / bound - 1)
+            row[f"{algo}_cpu_s"] = r.cpu_s
+            if algo == "best":
+                best_pos = r.positioning_s
+        if have_lkh and n <= lkh_max:
+            lkh, wall = _lkh(matrix)
+            row["lkh_pct_over_bound"] = 100 * (lkh / bound - 1)
+            row["lkh_wall_s"] = wall
+            row["best_over_lkh"] = best_pos / lkh
+        rows.append(row)
+    return rows
+
+
+def _print(rows: list[dict], title: str) -> None:
+    print(f"\n{title}")
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    print(" | ".join(cols))
+    for r in rows:
+        cells = []
+        for c in cols:
+            v = r.get(c)
+            cells.append("-" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v))
+        print(" | ".join(cells))
+
+
+def main() -> None:
+    """Runs both tables and writes the JSON."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--lists", type=int, default=3, help="request lists per size (CPU table)")
+    ap.add_argument("--lkh-max", type=int, default=256, help="largest n given to LKH-3 (slow)")
+    ap.add_argument("--json", default="benchmarks/bench_order.json")
+    args = ap.parse_args()
+    cpu = _cpu_table(args.lists)
+    _print(cpu, "CPU seconds per schedule (this machine) beside the paper's Figure 9")
+    quality = _quality_table(args.lkh_max)
+    _print(quality, "Positioning time % above the assignment lower bound; best vs LKH-3")
+    with open(args.json, "w") as f:
+        json.dump({"drive": DRIVE, "cpu": cpu, "quality": quality}, f, indent=2)
+    print(f"\nwrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
