@@ -94,6 +94,13 @@ def _four_region(params: BaseModel, track_starts: list[int] | None, capacity: in
     return _core.four_region_drive(json.dumps(params.model_dump()), True)
 
 
+#: models whose core drive reads through short seeks; the raw constructor
+#: gives the drive as a seek measurement sees it (no read-through shortcut)
+RAW_CONSTRUCTORS: dict[str, Callable[[str, bool], Any]] = {
+    "helical": _core.helical_drive,
+    "four_region": _core.four_region_drive,
+}
+
 #: model name -> (schema of its params, constructor of its core Drive)
 MODELS: dict[str, tuple[type[BaseModel], Callable[..., Any]]] = {
     "serpentine": (SerpentineParams, _serpentine),
@@ -204,6 +211,10 @@ class RobotEntry(BaseModel):
     title: str
     fetch: Spread
     ret: Spread
+
+    def spec_json(self) -> str:
+        """The core RobotSpec of this robot."""
+        return json.dumps(self.model_dump(exclude={"title"}))
 
 
 class DriveEntry(BaseModel):
@@ -333,3 +344,12 @@ def make_drive(
         return MODELS[entry.model][1](entry.typed_params(), track_starts, capacity)
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e
+
+
+def measured_drive(name: str, devices: str | Path | None = None) -> Any:
+    """Drive ``name`` as a seek measurement sees it: locates always seek
+    (no reading through short distances); other models as :func:`make_drive`."""
+    entry = drive_entry(name, devices)
+    if entry.model in RAW_CONSTRUCTORS:
+        return RAW_CONSTRUCTORS[entry.model](json.dumps(entry.typed_params().model_dump()), False)
+    return make_drive(name, devices=devices)
