@@ -132,3 +132,11 @@ def test_bad_seek_logs_are_clear_errors(tmp_path, cli):
     log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", [(0, 5, 1.0), (5, 9, 2.0)])
     r = cli("fit", "seeks", log, "--tracks", 4)
     assert r.exit_code == 2 and "region" in r.output
+
+
+def test_cli_warns_on_a_truncated_write_log(tmp_path, cli, layout):
+    blocks, secs = write_log(layout, MLR1_CAP, BlockTiming(32768 / 1.5e6, 1.0), 9, upto=50_000)
+    log = _write(tmp_path / "w.csv", "block,seconds", zip(blocks, np.round(secs, 6), strict=True))
+    r = cli("fit", "track-starts", log, "--capacity", MLR1_CAP)
+    assert r.exit_code == 0
+    assert "warning:" in r.output and "truncated" in r.output

@@ -30,5 +30,7 @@ def test_quick_reproduction_structure(tmp_path: Path, cli, monkeypatch):
     ids = {c["id"] for c in res["claims"]}
     assert {"table5-overhead_s", "fit-recovers-table3", "short-seek-crossover"} <= ids
     assert all(isinstance(c["holds"], bool) and c["evidence"] for c in res["claims"])
+    assert res["read_delay_mb_s"]["dlt4000"]["0 ms"] == res["read_delay_mb_s"]["dlt4000"]["10 ms"]
+    assert res["read_delay_mb_s"]["dlt4000"]["100 ms"] < res["read_delay_mb_s"]["dlt4000"]["10 ms"]
     for png in ("seek_from_bot.png", "short_seek_crossover.png"):
         assert (tmp_path / "out" / png).stat().st_size > 0

@@ -360,6 +360,27 @@ def _claims(
     return out
 
 
+#: host delays (s) between one-block reads, the x axis of Figures 14-15
+DELAYS_S = (0.0, 0.002, 0.006, 0.010, 0.020, 0.050, 0.100)
+
+
+def _read_delays(catalog: dict[str, DriveEntry]) -> dict[str, dict[str, float]]:
+    """Throughput (MB/s) of a read-one-block-then-wait loop per delay, for
+    drives with a read-delay model (§5.5)."""
+    out = {}
+    for name, entry in sorted(catalog.items()):
+        m = entry.mechanics
+        if m is None or m.read_delay is None:
+            continue
+        spec = json.dumps(m.read_delay.model_dump())
+        block = m.transfer_bytes or 32_768
+        out[name] = {
+            f"{d * 1000:g} ms": _core.read_delay_throughput(spec, block, m.rate_bps, d) / 1e6
+            for d in DELAYS_S
+        }
+    return out
+
+
 def _robot_rows(robots: Any, n: int) -> dict[str, dict[str, float]]:
     out = {}
     for name, r in sorted(robots.items()):
@@ -386,6 +407,7 @@ def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[
     cycle = _ampex_cycle(catalog, robots, 60 if quick else 2000, 3)
     fits = _fit_checks(quick)
     claims = _claims(t5, t4, robot_rows, cycle, fits)
+    delays = _read_delays(catalog)
     results = {
         "table5": {
             n: {k: row[k] for k in ("overhead_s", "min_file_mb", "pct_of_tape")}
@@ -395,12 +417,13 @@ def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[
         "table4": t4,
         "robots": robot_rows,
         "ampex_cycle_s": {"rewound": cycle[0], "midtape": cycle[1]},
+        "read_delay_mb_s": delays,
         "fits": fits,
         "claims": claims,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
     write_json(out_dir / "results.json", results)
-    _report(out_dir, catalog, t5, t4, robot_rows, claims)
+    _report(out_dir, catalog, t5, t4, robot_rows, delays, claims)
     return results
 
 
@@ -410,6 +433,7 @@ def _report(
     t5: dict[str, Any],
     t4: dict[str, Any],
     robots: dict[str, Any],
+    delays: dict[str, dict[str, float]],
     claims: list[dict[str, Any]],
 ) -> None:
     rep = Report("Johnson & Miller (VLDB 1998): tertiary storage measurements", out_dir)
@@ -449,6 +473,8 @@ def _report(
     )
     rep.heading("Table 2: robots (sampled | paper means)")
     rep.table([{"robot": n, **r} for n, r in robots.items()])
+    rep.heading("Read throughput (MB/s) versus host delay between one-block reads (§5.5)")
+    rep.table([{"drive": n, **r} for n, r in delays.items()])
     names = _seek_drives(catalog)
     rep.heading("Seek from BOT (the shapes of Figures 2-5)")
     rep.figure(_seek_figure(catalog, names), "seek_from_bot", "seek time from BOT to each position")
