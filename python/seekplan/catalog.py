@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -46,10 +46,109 @@ def _serpentine(params: BaseModel, track_starts: list[int] | None, capacity: int
     return _core.Drive.serpentine(spec, track_starts, capacity)
 
 
+class Line(BaseModel):
+    """A seek line: ``startup_s + full_s * distance`` (distance in tape or
+    track lengths)."""
+
+    model_config = ConfigDict(extra="forbid")
+    startup_s: float = Field(ge=0)
+    full_s: float = Field(ge=0)
+
+
+class HelicalParams(BaseModel):
+    """Figures of a helical-scan drive (Johnson & Miller §5.4, Table 4)."""
+
+    model_config = ConfigDict(extra="forbid")
+    capacity_bytes: int = Field(gt=0)
+    block_bytes: int = Field(gt=0)
+    rate_bps: float = Field(gt=0)
+    seek: Line
+    short_seek: Line | None = None
+    rewind: Line
+
+
+class FourRegionParams(BaseModel):
+    """Figures of a serpentine drive in Table 3's four-region form."""
+
+    model_config = ConfigDict(extra="forbid")
+    tracks: int = Field(gt=0)
+    capacity_bytes: int = Field(gt=0)
+    block_bytes: int = Field(gt=0)
+    rate_bps: float = Field(gt=0)
+    regions: list[Line] = Field(min_length=4, max_length=4)
+    rewind: Line
+
+
+def _no_layout(kind: str, track_starts: list[int] | None) -> None:
+    if track_starts is not None:
+        raise ValueError(f"the {kind} model takes no track starts")
+
+
+def _helical(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
+    _no_layout("helical", track_starts)
+    return _core.helical_drive(json.dumps(params.model_dump()), True)
+
+
+def _four_region(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
+    _no_layout("four_region", track_starts)
+    return _core.four_region_drive(json.dumps(params.model_dump()), True)
+
+
+#: models whose core drive reads through short seeks; the raw constructor
+#: gives the drive as a seek measurement sees it (no read-through shortcut)
+RAW_CONSTRUCTORS: dict[str, Callable[[str, bool], Any]] = {
+    "helical": _core.helical_drive,
+    "four_region": _core.four_region_drive,
+}
+
 #: model name -> (schema of its params, constructor of its core Drive)
 MODELS: dict[str, tuple[type[BaseModel], Callable[..., Any]]] = {
     "serpentine": (SerpentineParams, _serpentine),
+    "helical": (HelicalParams, _helical),
+    "four_region": (FourRegionParams, _four_region),
 }
+
+
+class Unmount(BaseModel):
+    """What the drive does before unloading a tape left mid-tape (J&M §5.3)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["rewind", "landing_zones", "nearer_of_bot_or_eod"] = "rewind"
+    spacing: float | None = Field(default=None, gt=0, le=1)
+
+    @model_validator(mode="after")
+    def _spacing(self) -> Unmount:
+        if (self.kind == "landing_zones") != (self.spacing is not None):
+            raise ValueError("'spacing' is required for landing_zones and only for it")
+        return self
+
+
+class ReadDelay(BaseModel):
+    """Tolerance to host delays and the restart penalty (J&M §5.5)."""
+
+    model_config = ConfigDict(extra="forbid")
+    tolerance_s: float = Field(ge=0)
+    cache_bytes: int = Field(default=0, ge=0)
+    disengage_after_s: float | None = Field(default=None, ge=0)
+    startup_penalty_s: float = Field(default=0.0, ge=0)
+
+
+class Throughput(BaseModel):
+    """``TH = 1/(a + b/C)`` MB/s, C the gzip ratio (J&M §5.6)."""
+
+    model_config = ConfigDict(extra="forbid")
+    a: float = Field(gt=0)
+    b: float = Field(ge=0)
+
+
+class Compression(BaseModel):
+    """Drive compression ratio linear in the gzip ratio, and throughput lines."""
+
+    model_config = ConfigDict(extra="forbid")
+    ratio_intercept: float
+    ratio_slope: float
+    read: Throughput
+    write: Throughput
 
 
 class Mechanics(BaseModel):
@@ -63,6 +162,59 @@ class Mechanics(BaseModel):
     unload_s: float = Field(ge=0)
     rewind_s: float = Field(ge=0)
     avg_locate_s: float | None = Field(default=None, ge=0)
+    seek_startup_s: float | None = Field(default=None, ge=0)
+    seek_full_s: float | None = Field(default=None, ge=0)
+    min_seek_bytes: int | None = Field(default=None, gt=0)
+    transfer_bytes: int | None = Field(default=None, gt=0)
+    robot: str | None = None
+    midtape_first_seek_s: float = Field(default=0.0, ge=0)
+    unmount: Unmount = Unmount()
+    read_delay: ReadDelay | None = None
+    compression: Compression | None = None
+
+    def mean_locate_s(self) -> float | None:
+        """Seconds to seek to a random position from BOT: Table 4's startup
+        plus half the full-tape seek (J&M §5.7), else ``avg_locate_s``."""
+        if self.seek_startup_s is not None and self.seek_full_s is not None:
+            return self.seek_startup_s + self.seek_full_s / 2
+        return self.avg_locate_s
+
+    def mount_spec(self) -> dict[str, Any]:
+        """The core MountSpec of these figures (winds use the rewind line:
+        startup = seek startup, full = rewind_s minus it)."""
+        startup = min(self.seek_startup_s or 0.0, self.rewind_s)
+        policy: dict[str, Any] = {"kind": self.unmount.kind}
+        if self.unmount.spacing is not None:
+            policy["spacing"] = self.unmount.spacing
+        return {
+            "load_s": self.load_s,
+            "unload_s": self.unload_s,
+            "wind_startup_s": startup,
+            "wind_full_s": self.rewind_s - startup,
+            "policy": policy,
+            "midtape_first_seek_s": self.midtape_first_seek_s,
+        }
+
+
+class Spread(BaseModel):
+    """Mean and standard deviation of a robot motion, seconds."""
+
+    model_config = ConfigDict(extra="forbid")
+    mean_s: float = Field(ge=0)
+    sd_s: float = Field(ge=0)
+
+
+class RobotEntry(BaseModel):
+    """One catalogued robot (J&M Table 2): fetch and return times."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str
+    fetch: Spread
+    ret: Spread
+
+    def spec_json(self) -> str:
+        """The core RobotSpec of this robot."""
+        return json.dumps(self.model_dump(exclude={"title"}))
 
 
 class DriveEntry(BaseModel):
@@ -70,12 +222,16 @@ class DriveEntry(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     title: str
-    model: str
-    params: dict[str, Any]
+    model: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
     mechanics: Mechanics | None = None
 
     @model_validator(mode="after")
     def _known_model(self) -> DriveEntry:
+        if self.model is None:
+            if self.mechanics is None:
+                raise ValueError("a drive needs a 'model' with 'params', or 'mechanics', or both")
+            return self
         if self.model not in MODELS:
             raise ValueError(f"unknown model {self.model!r}; known: {', '.join(sorted(MODELS))}")
         MODELS[self.model][0].model_validate(self.params)
@@ -83,6 +239,8 @@ class DriveEntry(BaseModel):
 
     def typed_params(self) -> BaseModel:
         """The params validated by the drive's model schema."""
+        if self.model is None:
+            raise SeekplanError(f"drive {self.title!r} has mechanics only, no locate model")
         return MODELS[self.model][0].model_validate(self.params)
 
 
@@ -92,43 +250,73 @@ def _validation_message(where: str, err: ValidationError) -> str:
     return f"{where}: field {field!r}: {first['msg']}"
 
 
-def _parse(text: str, origin: str) -> dict[str, DriveEntry]:
+def _entries(doc: dict[str, Any], key: str, schema: type[Any], origin: str) -> dict[str, Any]:
+    tables = doc.get(key, {})
+    if not isinstance(tables, dict):
+        raise SeekplanError(f"{origin}: '{key}' must hold [{key}.NAME] tables")
+    out: dict[str, Any] = {}
+    for name, raw in tables.items():
+        try:
+            out[name] = schema.model_validate(raw)
+        except ValidationError as e:
+            what = key.rstrip("s")
+            raise SeekplanError(_validation_message(f"{origin}: {what} {name!r}", e)) from e
+    return out
+
+
+def _parse_all(text: str, origin: str) -> tuple[dict[str, DriveEntry], dict[str, RobotEntry]]:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SeekplanError(f"{origin}: not valid TOML: {e}") from e
-    drives = doc.get("drives")
-    if not isinstance(drives, dict):
-        raise SeekplanError(f"{origin}: no [drives.NAME] tables")
-    out: dict[str, DriveEntry] = {}
-    for name, raw in drives.items():
-        try:
-            out[name] = DriveEntry.model_validate(raw)
-        except ValidationError as e:
-            raise SeekplanError(_validation_message(f"{origin}: drive {name!r}", e)) from e
-    return out
+    if "drives" not in doc and "robots" not in doc:
+        raise SeekplanError(f"{origin}: no [drives.NAME] or [robots.NAME] tables")
+    return (
+        _entries(doc, "drives", DriveEntry, origin),
+        _entries(doc, "robots", RobotEntry, origin),
+    )
+
+
+def _parse(text: str, origin: str) -> dict[str, DriveEntry]:
+    return _parse_all(text, origin)[0]
 
 
 @cache
-def _shipped() -> dict[str, DriveEntry]:
+def _shipped() -> tuple[dict[str, DriveEntry], dict[str, RobotEntry]]:
     drives: dict[str, DriveEntry] = {}
+    robots: dict[str, RobotEntry] = {}
     data = resources.files("seekplan").joinpath("data")
     for f in sorted(data.iterdir(), key=lambda f: f.name):
         if f.name.endswith(".toml"):
-            drives.update(_parse(f.read_text(), f.name))
-    return drives
+            d, r = _parse_all(f.read_text(), f.name)
+            drives.update(d)
+            robots.update(r)
+    return drives, robots
 
 
-def load_catalog(extra: str | Path | None = None) -> dict[str, DriveEntry]:
-    """Every drive: the shipped catalog, overridden by ``extra`` or $SEEKPLAN_DEVICES."""
-    drives = dict(_shipped())
+def _load(
+    extra: str | Path | None,
+) -> tuple[dict[str, DriveEntry], dict[str, RobotEntry]]:
+    drives, robots = (dict(x) for x in _shipped())
     path = extra or os.environ.get("SEEKPLAN_DEVICES")
     if path:
         p = Path(path)
         if not p.is_file():
             raise SeekplanError(f"device file {p} does not exist")
-        drives.update(_parse(p.read_text(), str(p)))
-    return drives
+        d, r = _parse_all(p.read_text(), str(p))
+        drives.update(d)
+        robots.update(r)
+    return drives, robots
+
+
+def load_catalog(extra: str | Path | None = None) -> dict[str, DriveEntry]:
+    """Every drive: the shipped catalog, overridden by ``extra`` or $SEEKPLAN_DEVICES."""
+    return _load(extra)[0]
+
+
+def load_robots(extra: str | Path | None = None) -> dict[str, RobotEntry]:
+    """Every robot (Table 2 and the user's), from the same files as the drives."""
+    return _load(extra)[1]
 
 
 def drive_entry(name: str, devices: str | Path | None = None) -> DriveEntry:
@@ -147,7 +335,21 @@ def make_drive(
 ) -> Any:
     """A cost model for drive ``name`` with a nominal or a given tape layout."""
     entry = drive_entry(name, devices)
+    if entry.model is None:
+        raise SeekplanError(
+            f"drive {name!r} has mechanics only (load, unload, rate), no locate model; "
+            "add a 'model' and 'params' to order requests on it"
+        )
     try:
         return MODELS[entry.model][1](entry.typed_params(), track_starts, capacity)
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e
+
+
+def measured_drive(name: str, devices: str | Path | None = None) -> Any:
+    """Drive ``name`` as a seek measurement sees it: locates always seek
+    (no reading through short distances); other models as :func:`make_drive`."""
+    entry = drive_entry(name, devices)
+    if entry.model in RAW_CONSTRUCTORS:
+        return RAW_CONSTRUCTORS[entry.model](json.dumps(entry.typed_params().model_dump()), False)
+    return make_drive(name, devices=devices)

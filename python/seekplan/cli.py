@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from seekplan.catalog import drive_entry, load_catalog
+from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
 from seekplan.io import read_matrix, read_requests, write_order
 from seekplan.ordering import DEFAULT_ALGO, order, order_matrix
@@ -154,13 +154,43 @@ def drives_cmd(
             console.print_json(json.dumps(data))
         return
     catalog = load_catalog(devices)
+    robots = load_robots(devices)
     if as_json:
         sys.stdout.write(json.dumps({k: v.model_dump() for k, v in catalog.items()}) + "\n")
         return
-    table = Table("name", "drive", "model")
+    table = Table("name", "drive", "model", "GB", "MB/s", "load s", "unload s", "rewind s")
+    table.columns[0].no_wrap = True
+    table.add_column("locate s")
     for key, entry in sorted(catalog.items()):
-        table.add_row(key, entry.title, entry.model)
+        m = entry.mechanics
+        locate = m.mean_locate_s() if m else None
+        table.add_row(
+            key,
+            entry.title,
+            entry.model or "-",
+            *(
+                (
+                    f"{m.capacity_bytes / 1e9:,.1f}",
+                    f"{m.rate_bps / 1e6:,.3g}",
+                    f"{m.load_s:g}",
+                    f"{m.unload_s:g}",
+                    f"{m.rewind_s:g}",
+                    f"{locate:.1f}" if locate else "-",
+                )
+                if m
+                else ("-",) * 6
+            ),
+        )
     console.print(table)
+    rtable = Table("robot", "title", "fetch s (sd)", "return s (sd)")
+    for key, r in sorted(robots.items()):
+        rtable.add_row(
+            key,
+            r.title,
+            f"{r.fetch.mean_s:g} ({r.fetch.sd_s:g})",
+            f"{r.ret.mean_s:g} ({r.ret.sd_s:g})",
+        )
+    console.print(rtable)
 
 
 @app.command("reproduce")
@@ -213,6 +243,92 @@ app.add_typer(ltfs_app, name="ltfs")
 
 
 # ---- fit (Johnson & Miller, Write-Turn / Read-Turn) ---------------------
+
+
+def _warn(warnings: list[str]) -> None:
+    for w in warnings:
+        sys.stderr.write(f"warning: {w}\n")
+
+
+@fit_app.command("seeks")
+@friendly
+def fit_seeks_cmd(
+    log: Annotated[Path, typer.Argument(help="CSV with columns from_block,to_block,seconds")],
+    tracks: Annotated[
+        int | None,
+        typer.Option(help="Serpentine tracks: fit Table 3's four regions (default: one line)"),
+    ] = None,
+    capacity: Annotated[
+        int | None, typer.Option(help="Blocks on the tape (default: highest block + 1)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+) -> None:
+    """Fit a seek model to measured seeks and print it like Table 3 (with R²)."""
+    from seekplan.fit import fit_seeks, read_seek_log
+    from seekplan.fit.seeks import REGION_TEXT
+
+    result = fit_seeks(*read_seek_log(log), capacity=capacity, tracks=tracks)
+    _warn(result.warnings)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        return
+    if result.model == "helical":
+        line = result.lines[0]
+        table = Table("model", "seek(d) seconds, d in tape lengths", "R²", "seeks")
+        table.add_row(
+            "linear", f"{line.startup_s:.2f} + {line.full_s:.2f} * d", f"{line.r2:.3f}", str(line.n)
+        )
+    else:
+        table = Table("region", "seek(p', T') seconds", "when", "R²", "seeks")
+        for line in result.lines:
+            anchor = "p0" if line.region in (1, 4) else "1-p0"
+            table.add_row(
+                str(line.region),
+                f"{line.startup_s:.2f} + {line.full_s:.2f} * |{anchor} - p'|",
+                REGION_TEXT[line.region],
+                f"{line.r2:.3f}",
+                str(line.n),
+            )
+    console.print(table)
+
+
+@fit_app.command("track-starts")
+@friendly
+def fit_track_starts_cmd(
+    log: Annotated[Path, typer.Argument(help="CSV with columns block,seconds")],
+    read: Annotated[
+        bool, typer.Option("--read", help="A log of selected reads (Read-Turn), not a write log")
+    ] = False,
+    tracks: Annotated[int | None, typer.Option(help="Tracks on the tape, if known")] = None,
+    capacity: Annotated[
+        int | None, typer.Option(help="Blocks on the tape (default: last block + 1)")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the geometry JSON (for `order --track-starts`)")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help='Print {"track_starts": [...]} only')
+    ] = False,
+) -> None:
+    """Find where each track starts from per-block write (or read) times."""
+    from seekplan.fit import find_track_starts, read_block_log
+    from seekplan.io import write_json
+
+    if tracks is not None and tracks < 1:
+        raise SeekplanError(f"--tracks {tracks}: must be positive")
+    result = find_track_starts(*read_block_log(log), read=read, tracks=tracks, capacity=capacity)
+    _warn(result.warnings)
+    if out is not None:
+        write_json(out, result.geometry())
+    if as_json:
+        sys.stdout.write(json.dumps({"track_starts": result.track_starts}) + "\n")
+        return
+    method = "Read-Turn" if read else "Write-Turn"
+    console.print(
+        f"{method}: {len(result.track_starts)} tracks over {result.capacity} blocks; "
+        f"starts {result.track_starts[:8]}{' ...' if len(result.track_starts) > 8 else ''}"
+        + (f"; geometry written to {out}" if out else "")
+    )
 
 
 # ---- ltfs ---------------------------------------------------------------

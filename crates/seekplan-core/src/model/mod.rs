@@ -1,13 +1,23 @@
 //! What a device costs. A scheduler asks a [`CostModel`]; it never computes a
 //! locate time itself.
 
+pub mod compression;
+pub mod four_region;
 pub mod geometry;
+pub mod helical;
 pub mod matrix;
+pub mod mount;
+pub mod read_delay;
+pub mod robot;
 pub mod serpentine;
+pub mod short_seek;
 
+pub use four_region::{FourRegionModel, FourRegionSpec, TrackGrid};
 pub use geometry::{classify, Direction, Physical, SeekClass};
+pub use helical::{HelicalModel, HelicalSpec, LinearSeek};
 pub use matrix::CostMatrix;
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
+pub use short_seek::{crossover_blocks, ReadThrough};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,181 @@
+//! The four-region piecewise-linear seek model of Johnson & Miller §5.4.2
+//! (Table 3, Figure 9) for serpentine drives. The start position splits the
+//! tape into four regions: 1) after the start on a same-direction track,
+//! 2) before the start on a reverse-direction track, 3) after the start on a
+//! reverse-direction track, 4) before the start on a same-direction track.
+//! Each region has its own line `intercept + slope * distance`, the distance
+//! in track lengths between the destination and the start's image on the
+//! destination's track.
+
+use super::geometry::Direction;
+use super::helical::LinearSeek;
+use super::{Block, CostModel, Extent, Physical, Read};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Where blocks lie on an evenly divided serpentine tape: track `T = floor(S/L)`
+/// and position `p = (S - L*T)/L` along the track in its own direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrackGrid {
+    tracks: u32,
+    capacity: u64,
+}
+
+impl TrackGrid {
+    /// A grid of `tracks` equal tracks over `capacity` blocks.
+    pub fn new(tracks: u32, capacity: u64) -> Result<Self> {
+        if tracks == 0 {
+            return Err(Error::invalid("tracks", "must be positive"));
+        }
+        if capacity < tracks as u64 {
+            return Err(Error::invalid("capacity", "fewer blocks than tracks"));
+        }
+        Ok(TrackGrid { tracks, capacity })
+    }
+
+    /// Blocks on the tape.
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Track of a block and its position along that track, in [0, 1).
+    pub fn position(&self, block: Block) -> (u32, f64) {
+        let len = self.capacity as f64 / self.tracks as f64;
+        let s = block.0.min(self.capacity - 1) as f64;
+        let t = ((s / len).floor() as u32).min(self.tracks - 1);
+        (t, (s - len * t as f64) / len)
+    }
+
+    /// The region (1..=4, Figure 9) of `to` seen from `from`, and the
+    /// distance in track lengths the Table 3 line is evaluated at.
+    pub fn region(&self, from: Block, to: Block) -> (u8, f64) {
+        let (t0, p0) = self.position(from);
+        let (t1, p1) = self.position(to);
+        if (t0 + t1) % 2 == 0 {
+            let region = if p1 > p0 { 1 } else { 4 };
+            (region, (p1 - p0).abs())
+        } else {
+            let image = 1.0 - p0;
+            let region = if p1 <= image { 2 } else { 3 };
+            (region, (p1 - image).abs())
+        }
+    }
+}
+
+/// The figures of one serpentine drive in the four-region form.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FourRegionSpec {
+    /// Logical tracks; even tracks run forward, odd ones in reverse.
+    pub tracks: u32,
+    /// Native capacity of a tape, bytes.
+    pub capacity_bytes: u64,
+    /// Bytes per logical block.
+    pub block_bytes: u64,
+    /// Sustained transfer rate, bytes per second.
+    pub rate_bps: f64,
+    /// The lines of regions 1, 2, 3 and 4 (Table 3 rows), slope per track length.
+    pub regions: [LinearSeek; 4],
+    /// Rewind to BOT, slope per tape length travelled.
+    pub rewind: LinearSeek,
+}
+
+/// A serpentine drive modelled by Table 3's four regions.
+#[derive(Clone, Debug)]
+pub struct FourRegionModel {
+    spec: FourRegionSpec,
+    grid: TrackGrid,
+}
+
+impl FourRegionModel {
+    /// A model from its spec; names the first bad figure.
+    pub fn new(spec: FourRegionSpec) -> Result<Self> {
+        if spec.block_bytes == 0 {
+            return Err(Error::invalid("block_bytes", "must be positive"));
+        }
+        if !(spec.rate_bps.is_finite() && spec.rate_bps > 0.0) {
+            return Err(Error::invalid("rate_bps", "must be positive"));
+        }
+        for r in spec.regions.iter().chain([&spec.rewind]) {
+            if !(r.startup_s.is_finite() && r.full_s.is_finite() && r.startup_s >= 0.0) {
+                return Err(Error::invalid(
+                    "regions",
+                    "intercepts must be finite and >= 0",
+                ));
+            }
+        }
+        let grid = TrackGrid::new(spec.tracks, spec.capacity_bytes / spec.block_bytes)?;
+        Ok(FourRegionModel { spec, grid })
+    }
+
+    /// The drive's figures.
+    pub fn spec(&self) -> &FourRegionSpec {
+        &self.spec
+    }
+
+    /// The tape's track grid.
+    pub fn grid(&self) -> &TrackGrid {
+        &self.grid
+    }
+
+    /// Seconds to rewind from `from` to BOT (linear in the longitudinal distance).
+    pub fn rewind(&self, from: Block) -> f64 {
+        if from.0 == 0 {
+            return 0.0;
+        }
+        let p = self.physical_of(from);
+        self.spec.rewind.at(p.lpos)
+    }
+
+    fn physical_of(&self, block: Block) -> Physical {
+        let (track, p) = self.grid.position(block);
+        let direction = if track % 2 == 0 {
+            Direction::Forward
+        } else {
+            Direction::Reverse
+        };
+        let lpos = match direction {
+            Direction::Forward => p,
+            Direction::Reverse => 1.0 - p,
+        };
+        Physical {
+            track,
+            direction,
+            lpos,
+        }
+    }
+}
+
+impl CostModel for FourRegionModel {
+    fn capacity(&self) -> u64 {
+        self.grid.capacity
+    }
+
+    fn block_bytes(&self) -> u64 {
+        self.spec.block_bytes
+    }
+
+    fn locate(&self, from: Block, to: Block) -> f64 {
+        if from == to {
+            return 0.0;
+        }
+        let (region, distance) = self.grid.region(from, to);
+        self.spec.regions[region as usize - 1].at(distance).max(0.0)
+    }
+
+    fn read(&self, extent: Extent) -> Read {
+        let blocks = self.blocks_of(extent.bytes);
+        Read {
+            seconds: extent.bytes as f64 / self.spec.rate_bps,
+            end: Block(extent.start.0 + blocks),
+        }
+    }
+
+    fn physical(&self, block: Block) -> Option<Physical> {
+        Some(self.physical_of(block))
+    }
+
+    fn keypoint_spacing(&self) -> f64 {
+        0.0
+    }
+}

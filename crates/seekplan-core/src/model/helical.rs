@@ -1,0 +1,144 @@
+//! The helical-scan drive of Johnson & Miller §5.4: seek time linear in the
+//! distance travelled (from BOT and between mid-tape positions), with an
+//! optional separate line for short seeks (4mm DAT, §5.4.3), and rewind.
+
+use super::{Block, CostModel, Extent, Physical, Read};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// A seek time line: `startup_s + full_s * distance / capacity`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearSeek {
+    /// Fixed cost of any seek, seconds.
+    pub startup_s: f64,
+    /// Added cost of crossing the whole tape, seconds.
+    pub full_s: f64,
+}
+
+impl LinearSeek {
+    /// Seconds to move `fraction` of the tape length.
+    pub fn at(&self, fraction: f64) -> f64 {
+        self.startup_s + self.full_s * fraction
+    }
+
+    fn validate(&self, field: &str) -> Result<()> {
+        for v in [self.startup_s, self.full_s] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::invalid(field, format!("must be >= 0, got {v}")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The figures of one helical-scan drive type (Table 4 rows).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HelicalSpec {
+    /// Native capacity of a tape, bytes.
+    pub capacity_bytes: u64,
+    /// Bytes per logical block (the transfer size).
+    pub block_bytes: u64,
+    /// Sustained transfer rate, bytes per second.
+    pub rate_bps: f64,
+    /// Long seeks, from BOT or mid-tape.
+    pub seek: LinearSeek,
+    /// Seeks shorter than where this line crosses `seek` (4mm DAT only).
+    #[serde(default)]
+    pub short_seek: Option<LinearSeek>,
+    /// Rewind from a position to BOT.
+    pub rewind: LinearSeek,
+}
+
+impl HelicalSpec {
+    /// Checks every figure; names the bad field.
+    pub fn validate(&self) -> Result<()> {
+        if self.capacity_bytes == 0 || self.block_bytes == 0 {
+            return Err(Error::invalid("capacity_bytes", "must be positive"));
+        }
+        if self.capacity_bytes < self.block_bytes {
+            return Err(Error::invalid("block_bytes", "larger than the tape"));
+        }
+        if !(self.rate_bps.is_finite() && self.rate_bps > 0.0) {
+            return Err(Error::invalid("rate_bps", "must be positive"));
+        }
+        self.seek.validate("seek")?;
+        self.rewind.validate("rewind")?;
+        if let Some(s) = &self.short_seek {
+            s.validate("short_seek")?;
+        }
+        Ok(())
+    }
+}
+
+/// A helical-scan drive with a tape mounted.
+#[derive(Clone, Debug)]
+pub struct HelicalModel {
+    spec: HelicalSpec,
+    capacity: u64,
+}
+
+impl HelicalModel {
+    /// A model from a validated spec.
+    pub fn new(spec: HelicalSpec) -> Result<Self> {
+        spec.validate()?;
+        let capacity = spec.capacity_bytes / spec.block_bytes;
+        Ok(HelicalModel { spec, capacity })
+    }
+
+    /// The drive's figures.
+    pub fn spec(&self) -> &HelicalSpec {
+        &self.spec
+    }
+
+    fn fraction(&self, from: Block, to: Block) -> f64 {
+        from.0.abs_diff(to.0) as f64 / self.capacity as f64
+    }
+
+    /// Seconds to rewind from `from` to BOT.
+    pub fn rewind(&self, from: Block) -> f64 {
+        if from.0 == 0 {
+            return 0.0;
+        }
+        self.spec.rewind.at(self.fraction(from, Block(0)))
+    }
+}
+
+impl CostModel for HelicalModel {
+    fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    fn block_bytes(&self) -> u64 {
+        self.spec.block_bytes
+    }
+
+    fn locate(&self, from: Block, to: Block) -> f64 {
+        if from == to {
+            return 0.0;
+        }
+        let f = self.fraction(from, to);
+        let long = self.spec.seek.at(f);
+        match &self.spec.short_seek {
+            Some(short) => long.min(short.at(f)),
+            None => long,
+        }
+    }
+
+    fn read(&self, extent: Extent) -> Read {
+        let blocks = self.blocks_of(extent.bytes);
+        Read {
+            seconds: extent.bytes as f64 / self.spec.rate_bps,
+            end: Block(extent.start.0 + blocks),
+        }
+    }
+
+    fn physical(&self, _block: Block) -> Option<Physical> {
+        None
+    }
+
+    fn keypoint_spacing(&self) -> f64 {
+        0.0
+    }
+}

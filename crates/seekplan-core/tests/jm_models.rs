@@ -1,0 +1,253 @@
+//! The Johnson & Miller models: helical and four-region seeks (Table 3),
+//! short-seek read-through and crossover, mount/unmount policies, robots,
+//! compression and read delays; every scheduler runs on the four-region model.
+
+use proptest::prelude::*;
+use seekplan_core::model::compression::{CompressionSpec, Throughput};
+use seekplan_core::model::mount::{MountSpec, UnmountPolicy};
+use seekplan_core::model::read_delay::ReadDelaySpec;
+use seekplan_core::model::robot::{RobotSpec, Spread};
+use seekplan_core::model::{
+    crossover_blocks, Block, CostModel, Extent, FourRegionModel, FourRegionSpec, HelicalModel,
+    HelicalSpec, LinearSeek, ReadThrough,
+};
+use seekplan_core::order::{run, Algorithm, Problem};
+use seekplan_core::Schedule;
+
+fn line(startup_s: f64, full_s: f64) -> LinearSeek {
+    LinearSeek { startup_s, full_s }
+}
+
+/// The 4mm DAT of Table 4 with the §5.4.3 short-seek line, on a 2 GB tape.
+fn dat() -> HelicalSpec {
+    HelicalSpec {
+        capacity_bytes: 2_000_000_000,
+        block_bytes: 16_384,
+        rate_bps: 325_000.0,
+        seek: line(13.0, 110.0),
+        short_seek: Some(line(4.61, 872.0)),
+        rewind: line(13.0, 110.0),
+    }
+}
+
+/// Table 3's DLT4000.
+fn dlt4000() -> FourRegionSpec {
+    FourRegionSpec {
+        tracks: 64,
+        capacity_bytes: 20_000_000_000,
+        block_bytes: 32_768,
+        rate_bps: 1_270_000.0,
+        regions: [
+            line(21.0, 154.0),
+            line(31.0, 132.0),
+            line(21.0, 154.0),
+            line(31.0, 132.0),
+        ],
+        rewind: line(21.0, 147.0),
+    }
+}
+
+#[test]
+fn helical_seeks_are_linear_in_distance_and_symmetric() {
+    let m = HelicalModel::new(HelicalSpec {
+        short_seek: None,
+        ..dat()
+    })
+    .unwrap();
+    let cap = m.capacity();
+    assert_eq!(m.locate(Block(5), Block(5)), 0.0);
+    let half = m.locate(Block(0), Block(cap / 2));
+    assert!((half - (13.0 + 55.0)).abs() < 0.01, "{half}");
+    assert_eq!(
+        m.locate(Block(10), Block(1000)),
+        m.locate(Block(1000), Block(10))
+    );
+    assert!((m.rewind(Block(cap)) - 123.0).abs() < 1e-9);
+}
+
+#[test]
+fn short_seek_line_takes_over_near_the_head() {
+    let m = HelicalModel::new(dat()).unwrap();
+    // 1 MB away: 4.61 + 436 * 0.001 s on the short line, not 13 s
+    let d = 1_000_000 / 16_384;
+    let t = m.locate(Block(1000), Block(1000 + d));
+    assert!((t - (4.61 + 872.0 * d as f64 / m.capacity() as f64)).abs() < 1e-9);
+}
+
+#[test]
+fn crossover_matches_the_closed_form_of_a_linear_drive() {
+    let spec = HelicalSpec {
+        short_seek: None,
+        ..dat()
+    };
+    let m = HelicalModel::new(spec.clone()).unwrap();
+    let cap = m.capacity() as f64;
+    // startup + full * d / cap = d * block / rate
+    let d =
+        spec.seek.startup_s / (spec.block_bytes as f64 / spec.rate_bps - spec.seek.full_s / cap);
+    let found = crossover_blocks(&m, Block(100)).unwrap() as f64;
+    assert!((found - d).abs() <= 1.0, "{found} vs {d}");
+}
+
+#[test]
+fn four_region_matches_table3_from_bot() {
+    let m = FourRegionModel::new(dlt4000()).unwrap();
+    let len = m.capacity() / 64;
+    // region 1: forward track 0, halfway: 21 + 154 * 0.5
+    let t = m.locate(Block(0), Block(len / 2));
+    assert!((t - (21.0 + 77.0)).abs() < 0.01, "{t}");
+    // region 2: reverse track 1 at its start (EOT end): 31 + 132 * |1 - 0|
+    let t = m.locate(Block(0), Block(len + 1));
+    assert!((t - 163.0).abs() < 0.01, "{t}");
+    // track 2 (forward again) at p = 0.25: region 1 with distance 0.25
+    let t = m.locate(Block(0), Block(2 * len + len / 4));
+    assert!((t - (21.0 + 154.0 * 0.25)).abs() < 0.1, "{t}");
+}
+
+#[test]
+fn four_region_classifies_every_region() {
+    let m = FourRegionModel::new(dlt4000()).unwrap();
+    let g = m.grid();
+    let len = m.capacity() / 64;
+    let start = Block(len / 2); // middle of forward track 0
+    assert_eq!(g.region(start, Block(len / 2 + 100)).0, 1);
+    assert_eq!(g.region(start, Block(len + len / 4)).0, 2);
+    assert_eq!(g.region(start, Block(len + 3 * len / 4)).0, 3);
+    assert_eq!(g.region(start, Block(2 * len + len / 4)).0, 4);
+}
+
+#[test]
+fn every_scheduler_runs_on_the_four_region_model() {
+    let m = FourRegionModel::new(dlt4000()).unwrap();
+    let reqs: Vec<Extent> = (0..40u64)
+        .map(|i| Extent {
+            start: Block((i * 7_919_993) % (m.capacity() - 10)),
+            bytes: 32_768,
+        })
+        .collect();
+    let problem = Problem::tape(&m, reqs, Block(0), None).unwrap();
+    for algo in Algorithm::ALL {
+        if algo == Algorithm::Opt {
+            continue;
+        }
+        let s = run(&problem, algo).unwrap();
+        let again = Schedule::evaluate(&problem, s.order.clone(), s.moves).unwrap();
+        assert!((again.total_s - s.total_s).abs() < 1e-6, "{algo}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn read_through_never_costs_more(from in 0u64..600_000, to in 0u64..600_000) {
+        let inner = FourRegionModel::new(dlt4000()).unwrap();
+        let wrapped = ReadThrough::new(FourRegionModel::new(dlt4000()).unwrap());
+        let (f, t) = (Block(from), Block(to));
+        prop_assert!(wrapped.locate(f, t) <= inner.locate(f, t));
+        prop_assert!(wrapped.locate(f, t) >= 0.0);
+        if to > from {
+            prop_assert!(wrapped.locate(f, t) <= inner.read_through(f, t) + 1e-9);
+        }
+    }
+}
+
+fn mount(policy: UnmountPolicy) -> MountSpec {
+    MountSpec {
+        load_s: 10.1,
+        unload_s: 4.0,
+        wind_startup_s: 9.6,
+        wind_full_s: 24.1,
+        policy,
+        midtape_first_seek_s: 25.0,
+    }
+}
+
+#[test]
+fn unmount_policies_rest_where_the_paper_says() {
+    let rewind = mount(UnmountPolicy::Rewind);
+    assert_eq!(rewind.unmount_s(0.5, 1.0).1, 0.0);
+    assert!((rewind.unmount_s(0.5, 1.0).0 - (9.6 + 12.05 + 4.0)).abs() < 1e-9);
+    let zones = mount(UnmountPolicy::LandingZones { spacing: 0.25 });
+    let (secs, rest) = zones.unmount_s(0.3, 1.0);
+    assert!((rest - 0.25).abs() < 1e-12);
+    assert!(secs < rewind.unmount_s(0.3, 1.0).0);
+    let sony = mount(UnmountPolicy::NearerOfBotOrEod);
+    assert_eq!(sony.unmount_s(0.8, 0.9).1, 0.9);
+    assert_eq!(sony.unmount_s(0.2, 0.9).1, 0.0);
+    assert_eq!(zones.mount_s(0.25), 10.1 + 25.0);
+    assert_eq!(zones.mount_s(0.0), 10.1);
+}
+
+#[test]
+fn robot_draws_have_the_table2_spread_and_are_seeded() {
+    let sony = RobotSpec {
+        fetch: Spread {
+            mean_s: 12.8,
+            sd_s: 2.1,
+        },
+        ret: Spread {
+            mean_s: 17.2,
+            sd_s: 1.9,
+        },
+    };
+    let d = sony.draws(4000, 9);
+    let n = d.len() as f64;
+    let mean = d.iter().map(|x| x.0).sum::<f64>() / n;
+    let sd = (d.iter().map(|x| (x.0 - mean).powi(2)).sum::<f64>() / n).sqrt();
+    assert!((mean - 12.8).abs() < 0.15, "{mean}");
+    assert!((sd - 2.1).abs() < 0.15, "{sd}");
+    assert_eq!(d, sony.draws(4000, 9));
+    assert!(d.iter().all(|x| x.0 >= 0.0 && x.1 >= 0.0));
+}
+
+#[test]
+fn compression_rates_approach_one_over_a() {
+    let dlt = CompressionSpec {
+        ratio_intercept: 0.56,
+        ratio_slope: 0.577,
+        read: Throughput { a: 0.367, b: 0.404 },
+        write: Throughput { a: 0.192, b: 0.572 },
+    };
+    assert!((dlt.read.max_rate_bps() / 1e6 - 2.72).abs() < 0.01);
+    assert!((dlt.write.rate_bps(1e9) / 1e6 - 5.21).abs() < 0.01);
+    assert!(dlt.read.rate_bps(2.0) < dlt.read.rate_bps(4.0));
+    assert!((dlt.drive_ratio(3.0) - (0.56 + 1.731)).abs() < 1e-9);
+    assert_eq!(dlt.drive_ratio(0.0), 1.0);
+}
+
+#[test]
+fn read_delays_within_tolerance_cost_nothing_and_restarts_cost_the_penalty() {
+    let ampex = ReadDelaySpec {
+        tolerance_s: 0.006,
+        cache_bytes: 64_000_000,
+        disengage_after_s: Some(32.0),
+        startup_penalty_s: 7.0,
+    };
+    let rate = 14_200_000.0;
+    let block = 1_048_576;
+    let full = ampex.throughput_bps(block, rate, 0.0);
+    assert!((ampex.throughput_bps(block, rate, 0.005) - full).abs() < 1e-6);
+    assert!(ampex.throughput_bps(block, rate, 0.05) < full);
+    let small = ampex.response_s(60_000_000, rate, 40.0);
+    let large = ampex.response_s(70_000_000, rate, 40.0);
+    assert!((large - 70_000_000.0 / rate - 7.0).abs() < 1e-9);
+    assert!((small - 60_000_000.0 / rate).abs() < 1e-9);
+    assert!((ampex.response_s(70_000_000, rate, 10.0) - 70_000_000.0 / rate).abs() < 1e-9);
+}
+
+#[test]
+fn bad_specs_are_rejected_with_the_field() {
+    let mut s = dat();
+    s.rate_bps = 0.0;
+    assert!(HelicalModel::new(s)
+        .unwrap_err()
+        .to_string()
+        .contains("rate_bps"));
+    let mut f = dlt4000();
+    f.tracks = 0;
+    assert!(FourRegionModel::new(f)
+        .unwrap_err()
+        .to_string()
+        .contains("tracks"));
+}

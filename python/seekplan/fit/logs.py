@@ -1,0 +1,102 @@
+"""Readers for timing logs: seek logs (from_block,to_block,seconds) and
+per-block write/read logs (block,seconds). Every error names line, column
+and value."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from seekplan.errors import SeekplanError
+
+SEEK_COLUMNS = ("from_block", "to_block", "seconds")
+BLOCK_COLUMNS = ("block", "seconds")
+
+
+def _rows(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> list[list[float]]:
+    reader = csv.DictReader(lines)
+    header = [h.strip() for h in reader.fieldnames or []]
+    reader.fieldnames = header
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise SeekplanError(
+            f"{origin}: missing column(s) {', '.join(missing)}; expected header {','.join(columns)}"
+        )
+    out = []
+    try:
+        for row in reader:
+            where = f"{origin} line {reader.line_num}"
+            values = []
+            for c in columns:
+                cell = row.get(c)
+                if cell is None:
+                    raise SeekplanError(f"{where}: wrong number of fields")
+                values.append(_number(cell, c, where))
+            out.append(values)
+    except csv.Error as e:
+        raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
+    if not out:
+        raise SeekplanError(f"{origin}: has no rows")
+    return out
+
+
+def _number(cell: str, column: str, where: str) -> float:
+    try:
+        v = float(cell.strip()) if column == "seconds" else int(cell.strip())
+    except ValueError:
+        kind = "a number" if column == "seconds" else "an integer block"
+        raise SeekplanError(f"{where}: column {column!r}: {cell!r} is not {kind}") from None
+    if not math.isfinite(v):
+        raise SeekplanError(f"{where}: column {column!r}: {cell!r} is not finite")
+    if v < 0:
+        what = "time" if column == "seconds" else "block"
+        raise SeekplanError(f"{where}: column {column!r}: negative {what} {cell.strip()}")
+    return float(v)
+
+
+def parse_seek_log(
+    lines: Iterable[str], origin: str = "seek log"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(from blocks, to blocks, seconds) of a seek log; any row order."""
+    a = np.array(_rows(lines, origin, SEEK_COLUMNS))
+    return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), a[:, 2]
+
+
+def parse_block_log(
+    lines: Iterable[str], origin: str = "block log"
+) -> tuple[np.ndarray, np.ndarray]:
+    """(blocks, seconds) of a write or read log; blocks strictly increasing."""
+    a = np.array(_rows(lines, origin, BLOCK_COLUMNS))
+    blocks = a[:, 0].astype(np.int64)
+    bad = np.nonzero(np.diff(blocks) <= 0)[0]
+    if bad.size:
+        i = int(bad[0]) + 1
+        raise SeekplanError(
+            f"{origin} line {i + 2}: blocks must be strictly increasing "
+            f"(block {blocks[i]} after {blocks[i - 1]}); sort the log by block"
+        )
+    return blocks, a[:, 1]
+
+
+def _open(path: str | Path) -> tuple[Path, str]:
+    p = Path(path)
+    try:
+        return p, p.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SeekplanError(f"cannot read {p}: {e}") from e
+
+
+def read_seek_log(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A seek log from a CSV file (see :func:`parse_seek_log`)."""
+    p, text = _open(path)
+    return parse_seek_log(text.splitlines(), str(p))
+
+
+def read_block_log(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """A block log from a CSV file (see :func:`parse_block_log`)."""
+    p, text = _open(path)
+    return parse_block_log(text.splitlines(), str(p))

@@ -1,0 +1,142 @@
+"""`seekplan fit`: the fits recover known models from a virtual drive's logs,
+warn on noisy or truncated logs, and reject bad logs with clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from seekplan.catalog import load_catalog, measured_drive
+from seekplan.fit import find_track_starts, fit_seeks
+from seekplan.fit.virtual import BlockTiming, random_layout, read_log, seek_log, write_log
+
+MLR1_CAP = 396_728  # 13 GB / 32 KB
+
+
+def _truth(name: str) -> dict:
+    return load_catalog()[name].typed_params().model_dump()
+
+
+def test_four_region_fit_recovers_table3_within_a_few_percent():
+    drive = measured_drive("dlt4000-t3")
+    fit = fit_seeks(*seek_log(drive, 1200, 0.02, 1), capacity=drive.capacity, tracks=64)
+    assert not fit.warnings
+    for line, true in zip(fit.lines, _truth("dlt4000-t3")["regions"], strict=True):
+        assert line.startup_s == pytest.approx(true["startup_s"], rel=0.05)
+        assert line.full_s == pytest.approx(true["full_s"], rel=0.05)
+        assert line.r2 > 0.99
+
+
+def test_helical_fit_recovers_the_line():
+    drive = measured_drive("ampex-dst310")
+    fit = fit_seeks(*seek_log(drive, 500, 0.02, 2), capacity=drive.capacity)
+    (line,) = fit.lines
+    assert line.startup_s == pytest.approx(9.6, rel=0.05)
+    assert line.full_s == pytest.approx(26.2, rel=0.05)
+
+
+def test_noisy_or_truncated_seek_logs_warn():
+    drive = measured_drive("sony-dtf")
+    f, t, s = seek_log(drive, 300, 0.6, 3)
+    assert any("noisy" in w for w in fit_seeks(f, t, s, capacity=drive.capacity).warnings)
+    f, t, s = seek_log(drive, 300, 0.01, 3)
+    keep = (f < drive.capacity // 2) & (t < drive.capacity // 2)
+    warnings = fit_seeks(f[keep], t[keep], s[keep], capacity=drive.capacity).warnings
+    assert any("truncated" in w for w in warnings)
+
+
+@pytest.fixture(scope="module")
+def layout() -> list[int]:
+    return random_layout(72, MLR1_CAP, 0.05, 5)
+
+
+def test_write_turn_finds_every_track_start(layout):
+    timing = BlockTiming(32768 / 1.5e6, 1.0)
+    fit = find_track_starts(*write_log(layout, MLR1_CAP, timing, 6))
+    assert fit.track_starts[0] == 0 and len(fit.track_starts) == 72
+    assert max(abs(a - b) for a, b in zip(fit.track_starts, layout, strict=True)) <= 2
+    assert not fit.warnings
+
+
+def test_read_turn_finds_starts_from_selected_reads(layout):
+    timing = BlockTiming(32768 / 1.5e6, 1.0)
+    blocks, secs = read_log(layout, MLR1_CAP, 72, 600, timing, 7)
+    assert blocks.size < MLR1_CAP / 4  # only parts of the tape were read
+    fit = find_track_starts(blocks, secs, read=True, capacity=MLR1_CAP)
+    assert fit.track_starts == layout
+
+
+def test_noisy_and_truncated_write_logs_warn(layout):
+    noisy = BlockTiming(32768 / 1.5e6, 1.0, hiccup_rate=2e-4)
+    fit = find_track_starts(*write_log(layout, MLR1_CAP, noisy, 8))
+    assert any("noisy" in w for w in fit.warnings)
+    clean = BlockTiming(32768 / 1.5e6, 1.0)
+    fit = find_track_starts(*write_log(layout, MLR1_CAP, clean, 8, upto=100_000), capacity=MLR1_CAP)
+    assert any("truncated" in w for w in fit.warnings)
+
+
+def _write(path: Path, header: str, rows) -> Path:
+    path.write_text(header + "\n" + "".join(",".join(map(str, r)) + "\n" for r in rows))
+    return path
+
+
+def test_cli_track_starts_writes_geometry_that_order_accepts(tmp_path, cli, layout, requests_csv):
+    blocks, secs = write_log(layout, MLR1_CAP, BlockTiming(32768 / 1.5e6, 1.0), 9)
+    log = _write(tmp_path / "w.csv", "block,seconds", zip(blocks, np.round(secs, 6), strict=True))
+    geo = tmp_path / "geo.json"
+    r = cli("fit", "track-starts", log, "--out", geo, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["track_starts"] == json.loads(geo.read_text())["track_starts"]
+    assert json.loads(geo.read_text())["capacity"] == MLR1_CAP
+    r = cli("order", requests_csv, "--drive", "mlr1", "--track-starts", geo, "--json")
+    assert r.exit_code == 0, r.output
+
+
+def test_cli_fit_seeks_prints_table3_with_r2(tmp_path, cli):
+    drive = measured_drive("dlt4000-t3")
+    f, t, s = seek_log(drive, 400, 0.02, 4)
+    log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", zip(f, t, s, strict=True))
+    r = cli("fit", "seeks", log, "--tracks", 64, "--capacity", drive.capacity)
+    assert r.exit_code == 0, r.output
+    assert "R²" in r.output and "|p0 - p'|" in r.output
+    r = cli("fit", "seeks", log, "--tracks", 64, "--capacity", drive.capacity, "--json")
+    assert json.loads(r.output)["params"]["regions"][0]["startup_s"] == pytest.approx(21, rel=0.1)
+
+
+@pytest.mark.parametrize(
+    ("header", "rows", "message"),
+    [
+        ("block,seconds", [(0, 0.1), (2, 0.1), (1, 0.1)], "strictly increasing"),
+        ("block", [(0,), (1,)], "missing column(s) seconds"),
+        ("block,seconds", [(0, 0.1), (1, -0.5)], "negative time"),
+        ("block,seconds", [(0, 0.1), ("x", 0.1)], "'x' is not an integer"),
+        ("block,seconds", [], "no rows"),
+    ],
+)
+def test_bad_block_logs_are_clear_errors(tmp_path, cli, header, rows, message):
+    log = _write(tmp_path / "bad.csv", header, rows)
+    r = cli("fit", "track-starts", log)
+    assert r.exit_code == 2
+    assert message in r.output and "bad.csv" in r.output
+
+
+def test_bad_seek_logs_are_clear_errors(tmp_path, cli):
+    log = _write(tmp_path / "s.csv", "from_block,seconds", [(0, 1.0)])
+    r = cli("fit", "seeks", log)
+    assert r.exit_code == 2 and "to_block" in r.output
+    log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", [(0, 5, "nan")])
+    r = cli("fit", "seeks", log)
+    assert r.exit_code == 2 and "not finite" in r.output
+    log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", [(0, 5, 1.0), (5, 9, 2.0)])
+    r = cli("fit", "seeks", log, "--tracks", 4)
+    assert r.exit_code == 2 and "region" in r.output
+
+
+def test_cli_warns_on_a_truncated_write_log(tmp_path, cli, layout):
+    blocks, secs = write_log(layout, MLR1_CAP, BlockTiming(32768 / 1.5e6, 1.0), 9, upto=50_000)
+    log = _write(tmp_path / "w.csv", "block,seconds", zip(blocks, np.round(secs, 6), strict=True))
+    r = cli("fit", "track-starts", log, "--capacity", MLR1_CAP)
+    assert r.exit_code == 0
+    assert "warning:" in r.output and "truncated" in r.output
