@@ -13,6 +13,7 @@ import json
 import time
 
 import numpy as np
+
 from seekplan.catalog import measured_drive
 from seekplan.fit import find_track_starts, fit_seeks
 from seekplan.fit.virtual import BlockTiming, random_layout, seek_log, write_log

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from seekplan.catalog import load_catalog, load_robots, make_drive, measured_drive
 from seekplan.drive_summary import table5
 from seekplan.errors import SeekplanError

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from seekplan.catalog import load_catalog, measured_drive
 from seekplan.fit import find_track_starts, fit_seeks
 from seekplan.fit.virtual import BlockTiming, random_layout, read_log, seek_log, write_log
