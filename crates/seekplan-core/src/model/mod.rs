@@ -2,10 +2,12 @@
 //! locate time itself.
 
 pub mod geometry;
+pub mod linear;
 pub mod matrix;
 pub mod serpentine;
 
 pub use geometry::{classify, Direction, Physical, SeekClass};
+pub use linear::LinearModel;
 pub use matrix::CostMatrix;
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 
