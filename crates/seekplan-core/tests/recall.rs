@@ -87,7 +87,10 @@ fn one_drive_one_tape_matches_hand_timing() {
     // 30 s, read 1 s). Staging: 31 s and 62 s.
     let m = &out.metrics;
     assert_eq!(m.files_staged, 2);
-    assert!((m.staging_min * 60.0 - (31.0 + 62.0) / 2.0).abs() < 1e-9, "{m:?}");
+    assert!(
+        (m.staging_min * 60.0 - (31.0 + 62.0) / 2.0).abs() < 1e-9,
+        "{m:?}"
+    );
     assert_eq!(m.mounts, 1);
     assert!((m.pct_recalled_per_mount - 20.0).abs() < 1e-9);
     // The tape stays mounted (idle) until the end of the run.
@@ -117,14 +120,13 @@ fn everything_is_staged_and_counts_add_up() {
 #[test]
 fn clustering_by_tape_mounts_less_than_random() {
     let c = campaign(20, 100, 2);
-    let run = |s: Strategy| {
-        simulate(&spec(library(4, 50), s, 1e6), &c)
-            .unwrap()
-            .metrics
-    };
+    let run = |s: Strategy| simulate(&spec(library(4, 50), s, 1e6), &c).unwrap().metrics;
     let random = run(Strategy::Random);
     let by_tapes = run(Strategy::ByTapes { tapes: 4 });
-    assert!(random.mounts > 3 * by_tapes.mounts, "{random:?} {by_tapes:?}");
+    assert!(
+        random.mounts > 3 * by_tapes.mounts,
+        "{random:?} {by_tapes:?}"
+    );
     assert!(by_tapes.staging_min < random.staging_min);
 }
 
@@ -137,7 +139,10 @@ fn larger_queue_is_never_slower_to_finish_here() {
             .metrics
     };
     let (small, large) = (run(20), run(2000));
-    assert!(large.throughput_mb_s > small.throughput_mb_s, "{small:?} {large:?}");
+    assert!(
+        large.throughput_mb_s > small.throughput_mb_s,
+        "{small:?} {large:?}"
+    );
     assert!(large.mounts < small.mounts);
 }
 
@@ -165,8 +170,8 @@ fn requests_for_a_mounted_tape_are_reordered() {
         }],
     };
     let run = |q: usize| simulate(&spec(library(1, q), Strategy::ByDataset, 1e5), &c).unwrap();
-    // Locate seconds: busy time minus mount (20 s) and reads (3 x 1 s).
-    let locate = |q: usize| run(q).metrics.drive_utilisation * 1e5 - 20.0 - 3.0;
+    // Locate seconds: busy time minus mount (20 s) and reads (3 x 0.01 s).
+    let locate = |q: usize| run(q).metrics.drive_utilisation * 1e5 - 20.0 - 0.03;
     // Queue 1: served as requested, 0->900 (90 s), 901->100 (80.1), 101->500 (39.9).
     assert!((locate(1) - 210.0).abs() < 1e-6, "{}", locate(1));
     // Queue 2: 900 and 100 queued, scan reads 100 first; 500 arrives while
@@ -194,7 +199,10 @@ fn dcache_waits_for_quiet_period_then_selects_by_count() {
     let out = simulate(&spec(library(2, 100), dcache(1, Some(10)), 1e5), &c).unwrap();
     assert_eq!(out.metrics.files_staged, 120);
     // Nothing is passed on before the quiet period of 120 s.
-    assert_eq!(out.series.busy_drives.len() as f64, (1e5 / 600.0f64).floor());
+    assert_eq!(
+        out.series.busy_drives.len() as f64,
+        (1e5 / 600.0f64).floor()
+    );
     // One active tape at a time: each tape is mounted once.
     assert_eq!(out.metrics.mounts, 4);
 }

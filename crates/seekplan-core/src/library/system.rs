@@ -39,6 +39,9 @@ enum Phase {
     Empty,
     Idle,
     Reading(u32),
+    /// Just finished a read; chooses the next one once the requester has
+    /// refilled the queue (so refills for this tape are ordered in).
+    Choosing,
     Rewinding,
     Unloading,
     WaitArm,
@@ -231,8 +234,9 @@ impl<'a> TapeSystem<'a> {
                         file,
                         staging_s: cal.now() - self.enqueued_at[file as usize],
                     });
-                    self.dispatch(d, cal)?;
+                    self.step(d, Phase::Choosing, 0.0, cal);
                 }
+                Phase::Choosing => self.dispatch(d, cal)?,
                 Phase::Rewinding => {
                     self.step(d, Phase::Unloading, self.spec.unload_s, cal);
                 }
