@@ -2,6 +2,7 @@
 //! No logic lives here.
 
 mod drive;
+mod recall;
 
 use drive::Drive;
 use pyo3::exceptions::PyValueError;
@@ -120,6 +121,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
     // One line per area: each area's bindings live in their own file.
+    recall::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
