@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,6 +23,13 @@ import simpy_recall  # noqa: E402
 from seekplan.experiments import dcache  # noqa: E402
 from seekplan.recall import generate_kit, simulate  # noqa: E402
 from seekplan.recall.config import parse_config  # noqa: E402
+
+
+def _engine(events: int) -> dict:
+    """The bare engine (crates/seekplan-core/examples/sim_events.rs), release build."""
+    cmd = ["cargo", "run", "--release", "-q", "-p", "seekplan-core", "--example", "sim_events"]
+    out = subprocess.run([*cmd, str(events)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
 
 
 def _reproduce() -> float:
@@ -89,6 +97,8 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=Path(__file__).with_name("bench_recall.json"))
     args = ap.parse_args()
 
+    engine = _engine(10_000_000)
+    print(f"bare engine: {engine['events_per_s']:,.0f} events/s ({engine['events']:,} events)")
     wall = _reproduce()
     print(f"reproduce dcache (9 runs, 2 workers): {wall:.1f} s wall")
     events = _events()
@@ -102,7 +112,11 @@ def main() -> None:
     for r in side:
         print(" ".join(f"{v:>17.4g}" if isinstance(v, float) else f"{v!s:>17}" for v in r.values()))
     args.json.write_text(
-        json.dumps({"reproduce_wall_s": wall, "events": events, "simpy": side}, indent=2) + "\n"
+        json.dumps(
+            {"engine": engine, "reproduce_wall_s": wall, "events": events, "simpy": side},
+            indent=2,
+        )
+        + "\n"
     )
 
 

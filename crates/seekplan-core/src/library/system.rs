@@ -16,9 +16,9 @@ use crate::Result;
 /// Events the library schedules for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LibEvent {
-    /// Drive `0` finished its current step.
+    /// The drive with this index finished its current step.
     Drive(usize),
-    /// The robot arm serving drive `0` finished its move.
+    /// The robot arm serving the drive with this index finished its move.
     Arm(usize),
     /// Free drives look for work (deferred so that a burst of submissions at
     /// one instant is seen whole).
@@ -53,7 +53,7 @@ enum Phase {
 #[derive(Clone, Debug)]
 struct Drive {
     phase: Phase,
-    /// Tape in the drive (or being loaded into it).
+    /// Tape in the drive, from the end of threading to the end of unloading.
     mounted: Option<u32>,
     /// Tape to mount next, while a swap is under way.
     target: Option<u32>,
@@ -275,14 +275,14 @@ impl<'a> TapeSystem<'a> {
             if is_busy(d.phase) {
                 self.busy_s += now - d.busy_since;
             }
+            // A tape counts as mounted from the end of threading to the end
+            // of unloading; one still being loaded is not counted.
             if let Some(tape) = d.mounted {
-                if !matches!(d.phase, Phase::Loading | Phase::Threading) {
-                    self.mounts.push(MountRecord {
-                        tape,
-                        duration_s: now - d.mount_start,
-                        bytes: d.mount_bytes,
-                    });
-                }
+                self.mounts.push(MountRecord {
+                    tape,
+                    duration_s: now - d.mount_start,
+                    bytes: d.mount_bytes,
+                });
             }
         }
     }
