@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from seekplan.errors import SeekplanError
 from seekplan.recall import generate_kit, load_campaign, simulate
 from seekplan.recall.config import parse_config
