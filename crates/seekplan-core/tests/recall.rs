@@ -147,6 +147,17 @@ fn larger_queue_is_never_slower_to_finish_here() {
 }
 
 #[test]
+fn every_queue_algorithm_stages_everything() {
+    let c = campaign(4, 40, 9);
+    for algo in seekplan_core::library::QUEUE_ALGORITHMS {
+        let mut lib = library(2, 30);
+        lib.order = algo.name().into();
+        let out = simulate(&spec(lib, Strategy::ByTapes { tapes: 2 }, 1e6), &c).unwrap();
+        assert_eq!(out.metrics.files_staged, 160, "{algo}");
+    }
+}
+
+#[test]
 fn same_seed_same_run_other_seed_other_run() {
     let c = campaign(10, 30, 4);
     let mut s = spec(library(2, 25), Strategy::Random, 5_000.0);
@@ -254,6 +265,9 @@ fn bad_configs_name_the_field() {
     );
     let mut lib = library(1, 10);
     lib.order = "nope".into();
+    assert_eq!(bad(lib, Strategy::Random, &c), "order");
+    let mut lib = library(1, 10);
+    lib.order = "best".into();
     assert_eq!(bad(lib, Strategy::Random, &c), "order");
     let mut unknown = c.clone();
     unknown.files[0].tape = 9;

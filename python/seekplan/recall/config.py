@@ -42,7 +42,7 @@ class LibraryConfig(_Strict):
     locate_overhead_s: float = Field(0.0, ge=0)
     block_bytes: int = Field(262_144, ge=1)  # unit of `block` in files.csv
     queue_size: int = Field(2000, ge=1)  # KIT before 2020 (§4.2)
-    order: str = "scan"  # each tape's requests, by on-tape position
+    order: str = "scan"  # per-tape ordering: fifo, sort, scan, sltf or mpscan
     robot: RobotConfig = RobotConfig()
 
 

@@ -4,6 +4,15 @@ use crate::order::Algorithm;
 use crate::{Error, Result};
 use serde::Deserialize;
 
+/// Ordering algorithms fast enough for a tape-system queue.
+pub const QUEUE_ALGORITHMS: [Algorithm; 5] = [
+    Algorithm::Fifo,
+    Algorithm::Sort,
+    Algorithm::Scan,
+    Algorithm::Sltf,
+    Algorithm::MpScan,
+];
+
 /// Drives, robot and tape-system queue of a library (seconds, bytes).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,10 +86,17 @@ impl LibrarySpec {
             .order
             .parse()
             .map_err(|_| Error::invalid("order", format!("unknown algorithm {:?}", self.order)))?;
-        if algo == Algorithm::Opt {
+        // A tape queue holds thousands of requests and is re-ordered after
+        // reads: only the algorithms that stay fast there are allowed.
+        if !QUEUE_ALGORITHMS.contains(&algo) {
+            let names: Vec<_> = QUEUE_ALGORITHMS.iter().map(|a| a.name()).collect();
             return Err(Error::invalid(
                 "order",
-                "opt is exact and limited to small batches; a tape queue can hold thousands",
+                format!(
+                    "{} is too slow to re-order a tape queue after every read; choose one of {}",
+                    algo.name(),
+                    names.join(", ")
+                ),
             ));
         }
         Ok(algo)
