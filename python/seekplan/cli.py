@@ -236,6 +236,26 @@ app.add_typer(ltfs_app, name="ltfs")
 # ---- simulate recall (dCache / KIT) -------------------------------------
 
 
+@simulate_app.command("recall")
+@friendly
+def simulate_recall_cmd(
+    config: Annotated[Path, typer.Argument(help="Recall config (YAML); see docs/recall.md")],
+    out: Annotated[Path, typer.Option(help="Directory for results.json and report.html")],
+) -> None:
+    """Simulate a tape recall campaign: a requester strategy in front of a library."""
+    from seekplan.recall import load_config, simulate
+    from seekplan.recall.report import write_run
+
+    cfg = load_config(config)
+    result = simulate(cfg)
+    report = write_run(out, cfg.model_dump(mode="json"), result)
+    m = result["metrics"]
+    console.print(
+        f"{m['throughput_mb_s']:.0f} MB/s, {m['mounts']} mounts ({m['distinct_mounts']} tapes), "
+        f"staging {m['staging_min']:.0f} min; see {report}"
+    )
+
+
 # ---- simulate archive (Blue Waters) -------------------------------------
 
 

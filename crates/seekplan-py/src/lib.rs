@@ -3,6 +3,7 @@
 
 mod catalog;
 mod drive;
+mod recall;
 
 use drive::Drive;
 use pyo3::exceptions::PyValueError;
@@ -120,8 +121,8 @@ fn algorithms() -> Vec<&'static str> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
-    // One line per area: each area's bindings live in their own file.
     catalog::register(m)?;
+    recall::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

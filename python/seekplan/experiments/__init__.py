@@ -18,6 +18,7 @@ from seekplan.errors import SeekplanError
 EXPERIMENTS: dict[str, str] = {
     "sandsta": "sandsta",
     "johnson-miller": "johnson_miller",
+    "dcache": "dcache",
 }
 
 

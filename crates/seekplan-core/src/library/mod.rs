@@ -1,0 +1,12 @@
+//! A tape library under a stream of read requests: robot arms, drives that
+//! load, thread, locate, read, rewind and unload, tapes holding files, and a
+//! tape-system queue of bounded size that orders each tape's requests with a
+//! scheduler from [`crate::order`] (Morschel et al., Figure 3).
+
+mod campaign;
+mod spec;
+mod system;
+
+pub use campaign::{Campaign, FileSpec, TapeSpec};
+pub use spec::{LibrarySpec, QUEUE_ALGORITHMS};
+pub use system::{Completion, LibEvent, MountRecord, TapeSystem};

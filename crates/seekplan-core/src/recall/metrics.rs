@@ -1,0 +1,81 @@
+//! What a recall run measured (the columns of the paper's Table 1 and more).
+
+use crate::library::MountRecord;
+use serde::Serialize;
+
+/// Summary figures of one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Bytes staged over the virtual duration, in MB/s (10^6 bytes).
+    pub throughput_mb_s: f64,
+    /// Mean minutes from entering the tape-system queue to being read.
+    pub staging_min: f64,
+    /// Number of mounts (including mounts still in a drive at the end).
+    pub mounts: usize,
+    /// Number of distinct tapes mounted.
+    pub distinct_mounts: usize,
+    /// Mean bytes read per mount, in % of the tape's capacity.
+    pub pct_recalled_per_mount: f64,
+    /// Mean minutes a tape stayed mounted.
+    pub mount_min: f64,
+    /// Fraction of drive time spent mounting, positioning, reading or unmounting.
+    pub drive_utilisation: f64,
+    /// Files staged.
+    pub files_staged: u64,
+    /// Bytes staged.
+    pub bytes_staged: u64,
+    /// Files requested in the campaign.
+    pub files_requested: u64,
+    /// Virtual duration of the run in seconds.
+    pub duration_s: f64,
+}
+
+/// Time series sampled at a fixed interval.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Series {
+    /// End of each sample interval, in seconds.
+    pub t_s: Vec<f64>,
+    /// Bytes staged during the interval, in MB/s.
+    pub throughput_mb_s: Vec<f64>,
+    /// Drives busy at the end of the interval.
+    pub busy_drives: Vec<usize>,
+}
+
+impl Metrics {
+    /// Summarises a run from its raw counts.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_run(
+        duration_s: f64,
+        bytes_staged: u64,
+        files_staged: u64,
+        staging_sum_s: f64,
+        mounts: &[MountRecord],
+        capacities: &[u64],
+        busy_s: f64,
+        drives: usize,
+        files_requested: u64,
+    ) -> Self {
+        let mean = |sum: f64, n: usize| if n == 0 { 0.0 } else { sum / n as f64 };
+        let mut tapes: Vec<u32> = mounts.iter().map(|m| m.tape).collect();
+        tapes.sort_unstable();
+        tapes.dedup();
+        let pct: f64 = mounts
+            .iter()
+            .map(|m| 100.0 * m.bytes as f64 / capacities[m.tape as usize] as f64)
+            .sum();
+        let mount_s: f64 = mounts.iter().map(|m| m.duration_s).sum();
+        Metrics {
+            throughput_mb_s: bytes_staged as f64 / 1e6 / duration_s,
+            staging_min: mean(staging_sum_s, files_staged as usize) / 60.0,
+            mounts: mounts.len(),
+            distinct_mounts: tapes.len(),
+            pct_recalled_per_mount: mean(pct, mounts.len()),
+            mount_min: mean(mount_s, mounts.len()) / 60.0,
+            drive_utilisation: busy_s / (drives as f64 * duration_s),
+            files_staged,
+            bytes_staged,
+            files_requested,
+            duration_s,
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! Recall campaigns: a requester (dCache) in front of a tape library passes
+//! requests into the tape system's bounded queue according to a strategy
+//! (Morschel et al., §4.2 and §5.2), and the run is measured.
+
+mod metrics;
+mod requester;
+mod run;
+mod strategy;
+
+pub use metrics::{Metrics, Series};
+pub use requester::Requester;
+pub use run::{simulate, RecallOutcome, RecallSpec};
+pub use strategy::{DcacheRules, Strategy};

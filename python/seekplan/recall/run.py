@@ -1,0 +1,40 @@
+"""Runs a recall config in the Rust core and returns plain results."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from seekplan import _core
+from seekplan.errors import SeekplanError
+from seekplan.recall.config import FilesWorkload, RecallConfig
+from seekplan.recall.workload import Campaign, generate_kit, load_campaign
+
+
+def campaign_for(config: RecallConfig) -> Campaign:
+    """The campaign a config names: its CSV files or a generated KIT campaign."""
+    w = config.workload
+    if isinstance(w, FilesWorkload):
+        return load_campaign(w.files, w.tapes)
+    return generate_kit(w.seed, w.scale, config.library.block_bytes)
+
+
+def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str, Any]:
+    """One run: ``{"metrics": ..., "series": ..., "events": n}``. Errors from
+    the core (e.g. a file past its tape's end) come back as SeekplanError."""
+    c = campaign if campaign is not None else campaign_for(config)
+    try:
+        out = _core.simulate_recall(
+            json.dumps(config.core_spec()),
+            c.dataset.tolist(),
+            c.tape.tolist(),
+            c.block.tolist(),
+            c.size.tolist(),
+            c.arrival_s.tolist(),
+            c.tapeinfo.tolist(),
+            c.capacity.tolist(),
+            c.used.tolist(),
+        )
+    except ValueError as e:
+        raise SeekplanError(f"recall simulation: {e}") from None
+    return json.loads(out)

@@ -1,0 +1,143 @@
+"""Recall campaigns: workload generator and loader, config errors, the CLI
+and the dcache reproduction's results structure."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from seekplan.errors import SeekplanError
+from seekplan.recall import generate_kit, load_campaign, simulate
+from seekplan.recall.config import parse_config
+
+RUN_KEYS = {
+    f"q{q}/{s}"
+    for q in (2000, 30000)
+    for s in ("random", "by-dataset", "by-2-tapes", "by-12-tapes")
+} | {"q30000/dcache"}
+METRICS = (
+    "throughput_mb_s",
+    "staging_min",
+    "mounts",
+    "distinct_mounts",
+    "pct_recalled_per_mount",
+    "mount_min",
+)
+
+
+def test_kit_generator_has_section_4_1_shape():
+    c = generate_kit(seed=3, scale=0.2)
+    s = c.summary()
+    assert s["tapes"] == 66 and s["datasets"] == 7
+    assert 1300 <= s["files_per_tape_mean"] <= 1700
+    assert abs(s["volume_pb"] - 1.1 * 66 / 332) < 0.01
+    assert s["tapes_under_60pct"] >= 0.75
+    assert 1 <= s["parts_per_tape_median"] <= 3 and s["parts_per_tape_max"] <= 6
+    # Every file lies within its tape's used space.
+    ends = c.block * 262_144 + c.size
+    assert np.all(ends <= c.used[c.tape])
+
+
+def test_kit_generator_is_seeded():
+    a, b, d = generate_kit(5, 0.05), generate_kit(5, 0.05), generate_kit(6, 0.05)
+    assert np.array_equal(a.block, b.block) and np.array_equal(a.tape, b.tape)
+    assert not np.array_equal(a.size, d.size)
+
+
+def _write_campaign(tmp: Path, block: int = 10, tape: str = "T1") -> tuple[Path, Path]:
+    tapes = tmp / "tapes.csv"
+    tapes.write_text("tape,capacity,used\nT1,10000000000,9000000000\nT2,10000000000,100\n")
+    files = tmp / "files.csv"
+    rows = [f"f{i},ds{i % 2},T{1 + i % 2},{block + 40 * i},{10**7}" for i in range(1, 20)]
+    rows.append(f"f0,ds0,{tape},{block},1000000")
+    files.write_text("file,dataset,tape,block,size\n" + "\n".join(rows) + "\n")
+    return files, tapes
+
+
+def test_campaign_loader_and_errors(tmp_path):
+    files, tapes = _write_campaign(tmp_path)
+    c = load_campaign(files, tapes)
+    assert c.files == 20 and list(c.tape_names) == ["T1", "T2"]
+    assert c.dataset.max() == 1
+    files, tapes = _write_campaign(tmp_path, tape="T9")
+    with pytest.raises(SeekplanError, match=r"line 21: column 'tape': unknown tape 'T9'"):
+        load_campaign(files, tapes)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("file,dataset,tape,block,size\nf,d,T1,x,5\n")
+    with pytest.raises(SeekplanError, match=r"line 2: column 'block'"):
+        load_campaign(bad, tapes)
+
+
+def _config(tmp: Path, extra: str = "") -> Path:
+    p = tmp / "recall.yaml"
+    p.write_text(
+        "library: {drives: 2, queue_size: 5, block_bytes: 1000000}\n"
+        "strategy: {name: by-tapes, tapes: 1}\n"
+        "workload: {kind: files, files: files.csv, tapes: tapes.csv}\n"
+        "duration_h: 5\n" + extra
+    )
+    return p
+
+
+def test_simulate_recall_cli(cli, tmp_path):
+    _write_campaign(tmp_path)
+    out = tmp_path / "out"
+    r = cli("simulate", "recall", _config(tmp_path), "--out", out)
+    assert r.exit_code == 0, r.output
+    res = json.loads((out / "results.json").read_text())
+    assert res["metrics"]["files_staged"] == 20
+    assert res["metrics"]["distinct_mounts"] == 2
+    assert len(res["series"]["t_s"]) == 30
+    assert (out / "report.html").read_text().count("<img") == 1
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "field"),
+    [
+        ("strategy: {name: fastest}\n", "strategy"),
+        ("library: {drives: 0}\n", "library.drives"),
+        ("library: {queue_size: 0}\n", "library.queue_size"),
+        ("library: {order: magic}\n", "order"),
+    ],
+)
+def test_bad_configs_name_the_field(cli, tmp_path, yaml_text, field):
+    _write_campaign(tmp_path)
+    p = tmp_path / "bad.yaml"
+    p.write_text("workload: {kind: files, files: files.csv, tapes: tapes.csv}\n" + yaml_text)
+    r = cli("simulate", "recall", p, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert field in r.output
+
+
+def test_file_past_tape_end_is_an_error(tmp_path):
+    files, tapes = _write_campaign(tmp_path, block=9_999)
+    c = load_campaign(files, tapes)
+    cfg = parse_config({"library": {"block_bytes": 1_000_000}, "strategy": {"name": "random"}})
+    with pytest.raises(SeekplanError, match="invalid block: file .* runs past the end of tape"):
+        simulate(cfg, c)
+
+
+def test_reproduce_dcache_quick(tmp_path):
+    from seekplan.experiments import runner
+
+    res = runner("dcache")(tmp_path, True, 1)
+    assert set(res["runs"]) == RUN_KEYS
+    for run in res["runs"].values():
+        assert all(isinstance(run[m], int | float) for m in METRICS)
+        assert run["throughput_mb_s"] > 0
+    ids = {c["id"] for c in res["claims"]}
+    assert {"larger-queue-better", "q2000-by-12-tapes-best", "q30000-by-2-tapes-best"} <= ids
+    for c in res["claims"]:
+        assert set(c) == {"id", "text", "holds", "evidence"} and isinstance(c["holds"], bool)
+    # Claims are computed from the runs: random mounts most at both sizes.
+    random_most = all(
+        res["runs"][f"q{q}/random"]["mounts"] >= res["runs"][f"q{q}/by-2-tapes"]["mounts"]
+        for q in (2000, 30000)
+    )
+    assert random_most
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["runs"] == res["runs"]
+    assert (tmp_path / "report.html").exists() and (tmp_path / "fig4.png").exists()
