@@ -6,6 +6,7 @@ pub mod error;
 pub mod model;
 pub mod order;
 pub mod schedule;
+pub mod sim;
 
 pub use error::{Error, Result};
 pub use schedule::{Moves, Schedule, Step};
