@@ -1,6 +1,7 @@
 //! PyO3 bindings: convert Python values, call one core function, convert back.
 //! No logic lives here.
 
+mod archive;
 mod drive;
 
 use drive::Drive;
@@ -102,6 +103,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
     // One line per area: each area's bindings live in their own file.
+    archive::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
