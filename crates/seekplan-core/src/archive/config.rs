@@ -135,8 +135,9 @@ pub struct Workload {
     pub read_fraction: f64,
     /// Probability that a write creates a new file (0.9).
     pub create_fraction: f64,
-    /// Files already archived at time 0 (so the first reads have targets;
-    /// choice: 200).
+    /// Files already archived at time 0, which reads pick from with the
+    /// files written since (choice: 10,000; the paper's archive is full-scale,
+    /// and a small one would put most reads on the few tapes being written).
     pub initial_files: u32,
     /// Schemes and probabilities (Table 1).
     pub schemes: Vec<SchemeShare>,
@@ -172,7 +173,7 @@ impl Default for Workload {
             max_bytes: 1_000_000_000_000,
             read_fraction: 0.5,
             create_fraction: 0.9,
-            initial_files: 200,
+            initial_files: 10_000,
             schemes: table1(),
             data_compression: None,
             ec_compression: None,

@@ -405,24 +405,19 @@ impl Model for Archive<'_> {
     }
 }
 
-/// Writes the files archived before time 0 (not timed, tapes left in slots).
+/// Writes the files archived before time 0 (not timed, tapes left in
+/// slots). Each goes on cartridges of its own: the archive is full-scale and
+/// the other files on those tapes are not requested during the run (choice;
+/// packing the initial files densely would put most reads on a few tapes).
 fn preload(cfg: &ArchiveConfig, gen: &Generated, tapes: &mut Tapes) -> Result<Vec<Vec<Piece>>> {
-    let mut writers: BTreeMap<Type, Writer> = BTreeMap::new();
     let mut out = vec![Vec::new(); gen.files.len()];
-    for (i, &ty) in gen.initial_types.iter().enumerate() {
-        let w = match writers.entry(ty) {
-            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::btree_map::Entry::Vacant(e) => {
-                e.insert(Writer::new(ty.0, ty.1, cfg.block_bytes)?)
-            }
-        };
+    for (i, &(policy, scheme)) in gen.initial_types.iter().enumerate() {
+        let mut w = Writer::new(policy, scheme, cfg.block_bytes)?;
         out[i] = w
             .write(&gen.files[i], tapes)?
             .into_iter()
             .filter(|p| p.content.read_needed())
             .collect();
-    }
-    for w in writers.values_mut() {
         w.close(tapes);
     }
     Ok(out)
