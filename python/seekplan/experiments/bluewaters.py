@@ -71,7 +71,7 @@ def _figures(quick: bool) -> list[Sweep]:
             "fig7",
             "Figure 7: arrival rate, medium files 1-100 GB (B = 256 MB)",
             "rate_per_hour",
-            pick([20, 50, 80, 95, 120, 150, 250], [30, 95, 250]),
+            pick([20, 50, 95, 150, 250, 400, 800], [30, 150, 800]),
             POLICIES,
             {"min_bytes": GB, "max_bytes": 100 * GB, "block_bytes": 256 * MB},
         ),
@@ -225,17 +225,18 @@ def _claims(figs: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         f = figs[fid]
         geo = {p: _geo(_wrt(f, p)) for p in POLICIES}
         sus = {p: _sustained(f["series"][p]) for p in POLICIES}
+        # The sustained-rate parts are strict, so that a sweep too short to
+        # saturate anything cannot make them hold.
         if fid == "fig6":
             holds = (
                 min(geo, key=geo.get) == "vertical"
-                and sus["vertical"] >= max(sus.values())
-                and sus["parallel"] >= sus["rait"]
+                and sus["vertical"] > sus["parallel"] >= sus["rait"]
             )
         else:
             holds = (
                 min(geo, key=geo.get) == best
                 and sus[best] >= max(sus.values())
-                and sus["vertical"] <= min(sus.values())
+                and sus["vertical"] < sus[best]
             )
         out.append(
             claim(
