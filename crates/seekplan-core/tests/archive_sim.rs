@@ -99,3 +99,33 @@ fn bad_configs_name_the_field() {
     let e = simulate(&c).unwrap_err().to_string();
     assert!(e.contains("larger than the whole archive"), "{e}");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// Whatever the policy, load and scheduler settings: every request is
+    /// served, none finishes before it started its own service, drives are
+    /// never busier than the run is long, and the run is reproducible.
+    #[test]
+    fn any_small_config_serves_every_request_consistently(
+        policy in 0usize..4,
+        rate in 0.5f64..500.0,
+        light in 0u32..4,
+        lb_hours in 1.0f64..200.0,
+        req_count in 0u32..60,
+        seed in 0u64..1000,
+    ) {
+        let mut c = tiny([PolicyName::Rait, PolicyName::Parallel, PolicyName::Vertical, PolicyName::Hetero][policy]);
+        c.workload.requests = 80;
+        c.workload.rate_per_hour = rate;
+        c.scheduler.max_light_load = light;
+        c.scheduler.min_lb_interval_s = lb_hours * 3600.0;
+        c.scheduler.max_req_count = req_count;
+        c.seed = seed;
+        let m = simulate(&c).unwrap();
+        proptest::prop_assert_eq!(m.requests, 80);
+        proptest::prop_assert!(m.mean_stretch >= 1.0 - 1e-9);
+        proptest::prop_assert!(m.drive_utilisation > 0.0 && m.drive_utilisation <= 1.0);
+        proptest::prop_assert!(m.mounts > 0 && m.tapes_used > 0);
+        proptest::prop_assert_eq!(&m, &simulate(&c).unwrap());
+    }
+}
