@@ -116,7 +116,6 @@ impl<E> Calendar<E> {
     }
 
     /// Number of pending events, cancelled ones included until they surface.
-    #[allow(clippy::len_without_is_empty)] // is_empty must purge cancelled events, so it takes &mut self
     pub fn len(&self) -> usize {
         self.heap.len()
     }
