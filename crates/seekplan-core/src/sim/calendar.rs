@@ -94,7 +94,7 @@ impl<E> Calendar<E> {
     }
 
     /// Cancels a pending event; it will never be popped. Cancelling an event
-    /// that already fired has no effect.
+    /// that already fired has no effect on the run (its id is merely kept).
     pub fn cancel(&mut self, id: EventId) {
         if id.0 < self.seq {
             self.cancelled.insert(id.0);
@@ -113,11 +113,6 @@ impl<E> Calendar<E> {
         let entry = self.heap.pop()?;
         self.now = entry.time;
         Some((entry.time, entry.event))
-    }
-
-    /// Number of pending events, cancelled ones included until they surface.
-    pub fn len(&self) -> usize {
-        self.heap.len()
     }
 
     /// True when no event is pending.
