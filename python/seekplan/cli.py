@@ -200,11 +200,25 @@ def reproduce_cmd(
     out: Annotated[Path, typer.Option(help="Directory for results.json, report.html, plots")],
     quick: Annotated[bool, typer.Option(help="Fewer runs: a fast, noisier check")] = False,
     workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Dask scheduler address for the sweeps (bluewaters; needs the dask extra)"
+        ),
+    ] = None,
 ) -> None:
     """Reproduce a seed paper's published results and compare them with ours."""
     from seekplan.experiments import runner
 
-    results = runner(name)(out, quick, workers)
+    run = runner(name)
+    if scheduler is not None:
+        import inspect
+
+        if "scheduler" not in inspect.signature(run).parameters:
+            raise SeekplanError(f"reproduction {name!r} does not take --scheduler")
+        results = run(out, quick, workers, scheduler=scheduler)  # type: ignore[call-arg]
+    else:
+        results = run(out, quick, workers)
     held = sum(c["holds"] for c in results["claims"])
     console.print(
         f"{name}: {held}/{len(results['claims'])} of the paper's findings hold; "
@@ -257,6 +271,27 @@ def simulate_recall_cmd(
 
 
 # ---- simulate archive (Blue Waters) -------------------------------------
+
+
+@simulate_app.command("archive")
+@friendly
+def simulate_archive_cmd(
+    config: Annotated[Path, typer.Argument(help="YAML config (see docs/archive.md)")],
+    out: Annotated[Path, typer.Option(help="Directory for metrics.json")],
+) -> None:
+    """Simulate RAIT / PARALLEL / VERTICAL / HETERO archival on a tape platform."""
+    from seekplan.archive import load_config, simulate
+    from seekplan.io import write_json
+
+    cfg = load_config(config)
+    metrics = simulate(cfg)
+    out.mkdir(parents=True, exist_ok=True)
+    write_json(out / "metrics.json", {"config": cfg.model_dump(exclude_none=True), **metrics})
+    table = Table("metric", "value")
+    for key, value in metrics.items():
+        table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
+    console.print(table)
+    console.print(f"written {out / 'metrics.json'}")
 
 
 # ---- simulate media (Balafoutis) ----------------------------------------

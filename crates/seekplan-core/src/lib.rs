@@ -1,6 +1,7 @@
 //! seekplan-core: what a storage device costs, in what order to serve it, and
 //! how a whole system behaves over time. Pure Rust: no I/O, no globals.
 
+pub mod archive;
 pub mod error;
 pub mod library;
 pub mod model;

@@ -1,6 +1,7 @@
 //! PyO3 bindings: convert Python values, call one core function, convert back.
 //! No logic lives here.
 
+mod archive;
 mod catalog;
 mod drive;
 mod recall;
@@ -123,6 +124,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // One line per area: each area's bindings live in their own file.
     catalog::register(m)?;
     recall::register(m)?;
+    // One line per area: each area's bindings live in their own file.
+    archive::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

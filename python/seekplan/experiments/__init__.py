@@ -19,6 +19,7 @@ EXPERIMENTS: dict[str, str] = {
     "sandsta": "sandsta",
     "johnson-miller": "johnson_miller",
     "dcache": "dcache",
+    "bluewaters": "bluewaters",
 }
 
 

@@ -1,0 +1,21 @@
+"""Archival write policies (RAIT, PARALLEL, VERTICAL, HETERO) simulated on a
+Blue Waters-like tape platform."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from seekplan import _core
+from seekplan.archive.config import ArchiveConfig, load_config
+from seekplan.errors import SeekplanError
+
+__all__ = ["ArchiveConfig", "load_config", "simulate"]
+
+
+def simulate(config: ArchiveConfig) -> dict[str, Any]:
+    """Runs one simulation; returns its metrics (see docs/archive.md)."""
+    try:
+        return json.loads(_core.archive_simulate(config.core_json()))
+    except ValueError as e:
+        raise SeekplanError(str(e)) from None
