@@ -2,6 +2,7 @@
 //! how a whole system behaves over time. Pure Rust: no I/O, no globals.
 
 pub mod error;
+pub mod media;
 pub mod model;
 pub mod order;
 pub mod schedule;

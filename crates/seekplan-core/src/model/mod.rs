@@ -1,6 +1,7 @@
 //! What a device costs. A scheduler asks a [`CostModel`]; it never computes a
 //! locate time itself.
 
+pub mod disk;
 pub mod geometry;
 pub mod matrix;
 pub mod serpentine;
