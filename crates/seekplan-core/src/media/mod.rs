@@ -45,10 +45,7 @@ pub trait Policy {
     /// Orders the round's C-requests into the plan that guarantees them
     /// (default: SCAN in direction `dir`).
     fn order_c(&self, plan: &mut [Request], dir: Dir) {
-        match dir {
-            Dir::Up => plan.sort_by_key(|q| q.addr.cylinder),
-            Dir::Down => plan.sort_by_key(|q| std::cmp::Reverse(q.addr.cylinder)),
-        }
+        scan_order(plan, dir);
     }
 
     /// Serves the round: all its C-requests, and D-requests as time allows.
@@ -385,15 +382,20 @@ fn start_direction(cs: &[Request], head: Head, previous: Dir) -> Dir {
     }
 }
 
+/// Sorts requests into one SCAN sweep in direction `dir` (stable).
+pub fn scan_order(plan: &mut [Request], dir: Dir) {
+    match dir {
+        Dir::Up => plan.sort_by_key(|q| q.addr.cylinder),
+        Dir::Down => plan.sort_by_key(|q| std::cmp::Reverse(q.addr.cylinder)),
+    }
+}
+
 /// Seconds a SCAN over the C-requests alone takes from `head`.
 fn scan_time(disk: &DiskSpec, head: Head, cs: &[Request], dir: Dir) -> f64 {
-    let mut sorted: Vec<&Request> = cs.iter().collect();
-    sorted.sort_by_key(|q| q.addr.cylinder);
-    if dir == Dir::Down {
-        sorted.reverse();
-    }
+    let mut sorted = cs.to_vec();
+    scan_order(&mut sorted, dir);
     let mut h = head;
-    for q in sorted {
+    for q in &sorted {
         h = disk.serve(h, q.addr, q.bytes).0;
     }
     h.time_s - head.time_s
