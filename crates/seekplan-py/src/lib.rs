@@ -2,6 +2,7 @@
 //! No logic lives here.
 
 mod drive;
+mod media;
 
 use drive::Drive;
 use pyo3::exceptions::PyValueError;
@@ -101,6 +102,7 @@ fn algorithms() -> Vec<&'static str> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
+    media::register(m)?;
     // One line per area: each area's bindings live in their own file.
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
