@@ -17,6 +17,7 @@ from seekplan.errors import SeekplanError
 #: name users type -> module under seekplan.experiments
 EXPERIMENTS: dict[str, str] = {
     "sandsta": "sandsta",
+    "balafoutis": "balafoutis",
 }
 
 

@@ -60,7 +60,7 @@ class MediaStudy(BaseModel):
     gss_groups: int = Field(5, ge=1)
     d_deadline_s: float = Field(1.0, gt=0)
     opt6_cpu_s: float = Field(0.0004, ge=0)
-    queue_limit: int = Field(2000, ge=1)
+    queue_limit: int = Field(1000, ge=1)
     disk: DiskParams = Field(default_factory=DiskParams)
     projection: ProjectionParams = Field(default_factory=ProjectionParams)
 
@@ -106,9 +106,7 @@ def parse_study(data: Any, origin: str = "config") -> MediaStudy:
     except ValidationError as e:
         first = e.errors()[0]
         value = first.get("input")
-        raise SeekplanError(
-            f"{origin}: {_where(first)}: {first['msg']} (got {value!r})"
-        ) from None
+        raise SeekplanError(f"{origin}: {_where(first)}: {first['msg']} (got {value!r})") from None
 
 
 def load_study(path: str | Path) -> MediaStudy:

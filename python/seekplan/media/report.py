@@ -31,9 +31,7 @@ def plot(
     fig = Figure(figsize=(7.0, 4.2))
     ax = fig.add_subplot()
     for algo, series in per.items():
-        pts = sorted(
-            (float(lam), v[metric]) for lam, v in series.items() if not v["saturated"]
-        )
+        pts = sorted((float(lam), v[metric]) for lam, v in series.items() if not v["saturated"])
         if pts:
             ax.plot(*zip(*pts, strict=True), marker="o", ms=3, label=(labels or {}).get(algo, algo))
     ax.set_xlabel("D-request arrivals per round (lambda)")

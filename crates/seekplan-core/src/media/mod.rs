@@ -252,7 +252,7 @@ impl Default for MediaConfig {
             gss_groups: 5,
             d_deadline_s: 1.0,
             opt6_cpu_s: 0.0004,
-            queue_limit: 2000,
+            queue_limit: 1000,
         }
     }
 }

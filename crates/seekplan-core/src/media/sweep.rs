@@ -143,22 +143,33 @@ fn serve_opt(r: &mut Round, ids: &[(u64, Cylinder)], opt6_cpu_s: f64) {
 /// C-request) shortest positioning time first until nothing in it fits.
 fn interval_sptf(r: &mut Round, limit: Option<Cylinder>) {
     let entry = r.head.cylinder;
-    let dir = r.dir;
-    let inside =
-        |c: Cylinder| dir.ahead(entry, c).is_some() && limit.is_none_or(|l| before(dir, c, l));
+    // The interval as a cylinder range [lo, hi), whichever way the sweep goes.
+    let (lo, hi) = match r.dir {
+        Dir::Up => (entry.0, limit.map_or(u32::MAX, |l| l.0)),
+        Dir::Down => (limit.map_or(0, |l| l.0 + 1), entry.0 + 1),
+    };
     loop {
         r.admit();
-        let best = (0..r.pending.len())
-            .filter(|&i| !r.pending[i].deferred && inside(r.pending[i].addr.cylinder))
+        let from = r.pending.partition_point(|p| p.addr.cylinder.0 < lo);
+        let to = r.pending.partition_point(|p| p.addr.cylinder.0 < hi);
+        // Positioning times only change when the head moves: rank once,
+        // then take the first that passes the admission check.
+        let mut ranked: Vec<(f64, usize)> = (from..to.max(from))
+            .filter(|&i| !r.pending[i].deferred)
             .map(|i| {
                 let d = &r.pending[i];
                 (r.disk.access(r.head, d.addr, d.bytes).positioning_s(), i)
             })
-            .min_by(|a, b| a.0.total_cmp(&b.0));
-        match best {
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let chosen = ranked.iter().position(|&(_, i)| r.fits_d(i, 0.0));
+        let refused = chosen.unwrap_or(ranked.len());
+        for &(_, i) in &ranked[..refused] {
+            r.defer(i);
+        }
+        match chosen {
+            Some(k) => r.serve_d(ranked[k].1),
             None => return,
-            Some((_, i)) if r.fits_d(i, 0.0) => r.serve_d(i),
-            Some((_, i)) => r.defer(i),
         }
     }
 }
