@@ -167,7 +167,8 @@ def _claims(res: dict[str, Any]) -> list[dict[str, Any]]:
 
     unsat = [lam for lam in lams if not f1["famish"][lam]["saturated"]]
     not_fairest = [
-        f"lambda {lam}: {a} {f1[a][lam]['fairness']:.3f} >= FAMISH {f1['famish'][lam]['fairness']:.3f}"
+        f"lambda {lam}: {a} {f1[a][lam]['fairness']:.3f} >= "
+        f"FAMISH {f1['famish'][lam]['fairness']:.3f}"
         for lam in unsat
         for a in f1
         if a != "famish" and f1[a][lam]["fairness"] >= f1["famish"][lam]["fairness"]
