@@ -99,22 +99,24 @@ def _claims(res: dict[str, Any]) -> list[dict[str, Any]]:
         if not resp(f1, o, lam) < resp(f1, t, lam)
         and not resp(f1, o, lam) == resp(f1, t, lam) == INF
     ]
+    # Rates where FAMISH or the best OPS CI algorithm sustains the load.
+    sustained = [lam for lam in lams if min(resp(f1, a, lam) for a in ["famish", *ops]) < INF]
     famish_worse = [
-        lam for lam in lams if resp(f1, "famish", lam) > min(resp(f1, o, lam) for o in ops)
+        lam for lam in sustained if resp(f1, "famish", lam) > min(resp(f1, o, lam) for o in ops)
     ]
     out.append(
         claim(
             "ops-beat-tps-except-famish",
             "OPS algorithms outperform TPS algorithms in mean response time, except OPS FAMISH, "
             "which trades response time for fairness (section 3.3, Figure 1).",
-            not bad and len(famish_worse) == len(lams),
+            not bad and len(famish_worse) == len(sustained) > 0,
             (
                 "OPS CI-SPTF and CI-OPT faster than both TPS at every lambda"
                 if not bad
                 else "exceptions: " + "; ".join(bad)
             )
-            + f"; FAMISH slower than the OPS CI algorithms at {len(famish_worse)}/{len(lams)} "
-            "rates",
+            + f"; FAMISH slower than the OPS CI algorithms at {len(famish_worse)}/"
+            f"{len(sustained)} rates not saturating all of them",
         )
     )
 
