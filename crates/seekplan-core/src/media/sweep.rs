@@ -3,9 +3,11 @@
 //! it is reached and, before it, clusters of D-requests in an in-cluster
 //! order (OPT or SPTF at the lower level).
 //!
-//! Clusters are formed when the head reaches them, from the D-requests that
-//! have arrived by then, so arrivals during the round are served in it if the
-//! sweep has not passed them. When no C-request remains and nothing waits
+//! CI clusters stop at the next C-request; CLUST-REQ/CLUST-CYL clusters may
+//! span C-requests (the paper's section 4.2 does not cut them there), which
+//! are served right after the cluster. Clusters are formed when the head
+//! reaches them, from the D-requests that have arrived by then, so arrivals
+//! during the round are served in it if the sweep has not passed them. When no C-request remains and nothing waits
 //! ahead, the sweep reverses (LOOK) and serves D-requests until the round ends.
 
 use super::opt::{cpu_cost, opt_order, Job};
