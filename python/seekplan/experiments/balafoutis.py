@@ -111,7 +111,7 @@ def _claims(res: dict[str, Any]) -> list[dict[str, Any]]:
             "which trades response time for fairness (section 3.3, Figure 1).",
             not bad and len(famish_worse) == len(sustained) > 0,
             (
-                "OPS CI-SPTF and CI-OPT faster than both TPS at every lambda"
+                "OPS CI-SPTF and CI-OPT faster than both TPS at every lambda not saturating both"
                 if not bad
                 else "exceptions: " + "; ".join(bad)
             )
