@@ -297,6 +297,26 @@ def simulate_archive_cmd(
 # ---- simulate media (Balafoutis) ----------------------------------------
 
 
+@simulate_app.command("media")
+@friendly
+def simulate_media_cmd(
+    config: Annotated[Path, typer.Argument(help="YAML study: algorithms, lambdas, disk, workload")],
+    out: Annotated[Path, typer.Option(help="Directory for results.json and report.html")],
+    workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
+) -> None:
+    """Simulate mixed-media disk scheduling rounds (Balafoutis et al.)."""
+    from seekplan.media import load_study, run_study
+    from seekplan.media.report import write
+
+    study = load_study(config)
+    per = run_study(study, workers=workers)
+    results = write(out, study, per, f"seekplan simulate media {config} --out {out}")
+    console.print(
+        f"media: {len(study.algorithms)} algorithm(s) x {len(study.lambdas)} rate(s), "
+        f"glitches {results['glitches_total']}; see {out / 'report.html'}"
+    )
+
+
 # ---- fit (Johnson & Miller, Write-Turn / Read-Turn) ---------------------
 
 

@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod error;
 pub mod library;
+pub mod media;
 pub mod model;
 pub mod order;
 pub mod recall;

@@ -4,6 +4,7 @@
 mod archive;
 mod catalog;
 mod drive;
+mod media;
 mod recall;
 
 use drive::Drive;
@@ -122,10 +123,10 @@ fn algorithms() -> Vec<&'static str> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
-    catalog::register(m)?;
-    recall::register(m)?;
-    // One line per area: each area's bindings live in their own file.
     archive::register(m)?;
+    catalog::register(m)?;
+    media::register(m)?;
+    recall::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

@@ -20,6 +20,7 @@ EXPERIMENTS: dict[str, str] = {
     "johnson-miller": "johnson_miller",
     "dcache": "dcache",
     "bluewaters": "bluewaters",
+    "balafoutis": "balafoutis",
 }
 
 

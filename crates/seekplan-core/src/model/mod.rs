@@ -2,6 +2,7 @@
 //! locate time itself.
 
 pub mod compression;
+pub mod disk;
 pub mod four_region;
 pub mod geometry;
 pub mod helical;

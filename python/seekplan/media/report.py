@@ -1,0 +1,87 @@
+"""Tables and plots of a media study: mean response and fairness by arrival
+rate, one line per algorithm."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from matplotlib.figure import Figure
+
+from seekplan.io import write_json
+from seekplan.media.config import MediaStudy
+from seekplan.report import Report
+
+METRICS = {
+    "d_mean_response_s": "mean D response (s)",
+    "fairness": "fairness index (eq. 2)",
+}
+
+
+def plot(
+    report: Report,
+    per: dict[str, dict[str, dict[str, Any]]],
+    metric: str,
+    name: str,
+    title: str,
+    labels: dict[str, str] | None = None,
+) -> None:
+    """One line per algorithm of ``metric`` against lambda; saturated points
+    are left out."""
+    fig = Figure(figsize=(7.0, 4.2))
+    ax = fig.add_subplot()
+    for algo, series in per.items():
+        pts = sorted((float(lam), v[metric]) for lam, v in series.items() if not v["saturated"])
+        if pts:
+            ax.plot(*zip(*pts, strict=True), marker="o", ms=3, label=(labels or {}).get(algo, algo))
+    ax.set_xlabel("D-request arrivals per round (lambda)")
+    ax.set_ylabel(METRICS.get(metric, metric))
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    report.figure(fig, name, title)
+
+
+def table(
+    report: Report, per: dict[str, dict[str, dict[str, Any]]], labels: dict[str, str] | None = None
+) -> None:
+    """One row per (algorithm, lambda) with every aggregated metric."""
+    rows = []
+    for algo, series in per.items():
+        for lam, v in sorted(series.items(), key=lambda kv: float(kv[0])):
+            rows.append(
+                {
+                    "algorithm": (labels or {}).get(algo, algo),
+                    "lambda": float(lam),
+                    "mean response s": v["d_mean_response_s"],
+                    "fairness": v["fairness"],
+                    "unserved/round": v["unserved_per_round"],
+                    "C fraction": v["c_busy_fraction"],
+                    "glitches": v["glitches"],
+                    "saturated": "yes" if v["saturated"] else "",
+                }
+            )
+    report.table(rows)
+
+
+def write(out_dir: Path, study: MediaStudy, per: dict[str, Any], command: str) -> dict[str, Any]:
+    """Writes results.json and report.html for a study; returns the results."""
+    results = {
+        "config": study.model_dump(),
+        "results": per,
+        "glitches_total": sum(v["glitches"] for s in per.values() for v in s.values()),
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_json(out_dir / "results.json", results)
+    rep = Report("Mixed-media disk scheduling study", out_dir)
+    rep.code(command)
+    rep.text(
+        f"{study.c_requests} C-requests per round of {study.round_s} s, {study.runs} run(s) of "
+        f"{study.rounds} rounds per point. A point is 'saturated' when the D-queue outgrew "
+        f"{study.queue_limit} requests and the run stopped early."
+    )
+    table(rep, per)
+    plot(rep, per, "d_mean_response_s", "response", "Mean D-request response time")
+    plot(rep, per, "fairness", "fairness", "Fairness index of D-request response times")
+    rep.write()
+    return results

@@ -1,0 +1,126 @@
+"""Mixed-media scheduling from Python: configs, the simulate CLI, and the
+Balafoutis reproduction at a tiny scale."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from seekplan.errors import SeekplanError
+from seekplan.experiments import balafoutis
+from seekplan.media import MediaStudy, algorithms, simulate
+from seekplan.media.config import parse_study
+
+
+def test_every_algorithm_is_glitch_free_from_python():
+    study = MediaStudy(rounds=150, queue_limit=300)
+    for algo in algorithms():
+        r = simulate(study.core_config(40.0, 0), algo)
+        assert r["glitches"] == 0, algo
+        assert r["c_served"] == 25 * r["rounds"], algo
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    lam=st.floats(0, 70),
+    n=st.integers(0, 30),
+    algo=st.sampled_from(["famish", "clust-cyl", "sptf", "scan-edf", "gss"]),
+)
+def test_no_glitches_whatever_the_load(lam: float, n: int, algo: str):
+    study = MediaStudy(rounds=40, c_requests=n, queue_limit=200)
+    r = simulate(study.core_config(lam, 3), algo)
+    assert r["glitches"] == 0
+    if r["d_served"]:
+        assert 0 < r["fairness"] <= 1 + 1e-12
+
+
+def test_same_seed_same_numbers():
+    cfg = MediaStudy(rounds=100).core_config(30.0, 0)
+    assert simulate(cfg, "ci-opt") == simulate(cfg, "ci-opt")
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"lambdas": [-3]}, "lambdas"),
+        ({"algorithms": ["elevator"]}, "algorithms"),
+        ({"disk": {"rotation_s": 0}}, "disk.rotation_s"),
+        ({"rounds": "many"}, "rounds"),
+        ({"projection": {"seek": 1.5}}, "projection.seek"),
+        ({"typo_field": 1}, "typo_field"),
+        ([1, 2], "mapping"),
+    ],
+)
+def test_bad_configs_name_the_field(data, field):
+    with pytest.raises(SeekplanError, match=field.replace(".", r"\.")):
+        parse_study(data)
+
+
+def test_simulate_media_cli(cli, tmp_path: Path):
+    cfg = tmp_path / "study.yaml"
+    cfg.write_text("algorithms: [famish, clust-req]\nlambdas: [10, 30]\nruns: 1\nrounds: 120\n")
+    out = tmp_path / "out"
+    res = cli("simulate", "media", cfg, "--out", out, "--workers", "1")
+    assert res.exit_code == 0, res.output
+    data = json.loads((out / "results.json").read_text())
+    assert data["glitches_total"] == 0
+    assert set(data["results"]) == {"famish", "clust-req"}
+    assert set(data["results"]["famish"]) == {"10.0", "30.0"}
+    assert (out / "report.html").stat().st_size > 1000
+
+
+def test_simulate_media_cli_bad_input(cli, tmp_path: Path):
+    cfg = tmp_path / "bad.yaml"
+    cfg.write_text("lambdas: [5]\nc_size_sd: -1\n")
+    res = cli("simulate", "media", cfg, "--out", tmp_path / "o")
+    assert res.exit_code == 2
+    assert "c_size_sd" in res.output
+    res = cli("simulate", "media", tmp_path / "missing.yaml", "--out", tmp_path / "o")
+    assert res.exit_code == 2
+    assert "cannot read" in res.output
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """The reproduction at a tiny scale: one run of 60 rounds, two rates."""
+    out = tmp_path_factory.mktemp("balafoutis")
+    return out, balafoutis.reproduce(out, True, 1, 1, 60, [10.0, 60.0], 30)
+
+
+def test_reproduction_structure_at_tiny_scale(tiny):
+    tmp_path, res = tiny
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert data == json.loads(json.dumps(res))
+    for name, fig in balafoutis.FIGURES.items():
+        per = data["figures"][name]["algorithms"]
+        assert set(per) == set(fig["algorithms"])
+        for series in per.values():
+            assert set(series) == {"10.0", "60.0"}
+            for point in series.values():
+                assert {"mean_response_s", "fairness", "saturated"} <= set(point)
+    assert data["glitches_total"] == 0
+    assert 0.35 < data["c_fraction_n25"] < 0.6
+    assert set(data["figures"]["fig3"]["improvement_pct"]) == {
+        str(w) for w in balafoutis.FIG3_WIDTHS
+    }
+    ids = [c["id"] for c in data["claims"]]
+    assert len(ids) == len(set(ids)) >= 10
+    for c in data["claims"]:
+        assert set(c) == {"id", "text", "holds", "evidence"}
+        assert isinstance(c["holds"], bool) and c["evidence"]
+    glitch = next(c for c in data["claims"] if c["id"] == "no-glitches")
+    assert glitch["holds"]
+    assert (tmp_path / "report.html").exists()
+
+
+def test_claims_follow_the_numbers(tiny):
+    res = json.loads(json.dumps(tiny[1]))
+    res["glitches_total"] = 3
+    assert not next(c for c in balafoutis._claims(res) if c["id"] == "no-glitches")["holds"]
+    res["c_fraction_n25"] = 0.9
+    frac = next(c for c in balafoutis._claims(res) if c["id"] == "scan-25-takes-45pct")
+    assert not frac["holds"]
