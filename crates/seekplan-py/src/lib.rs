@@ -3,6 +3,7 @@
 
 mod catalog;
 mod drive;
+mod lto;
 mod recall;
 
 use drive::Drive;
@@ -122,6 +123,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Drive>()?;
     // One line per area: each area's bindings live in their own file.
     catalog::register(m)?;
+    lto::register(m)?;
     recall::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;

@@ -2,10 +2,12 @@
 //! locate time itself.
 
 pub mod compression;
+pub mod cta;
 pub mod four_region;
 pub mod geometry;
 pub mod helical;
 pub mod linear;
+pub mod lto;
 pub mod matrix;
 pub mod mount;
 pub mod read_delay;
@@ -13,10 +15,12 @@ pub mod robot;
 pub mod serpentine;
 pub mod short_seek;
 
+pub use cta::{cta_cost, CtaModel};
 pub use four_region::{FourRegionModel, FourRegionSpec, TrackGrid};
 pub use geometry::{classify, Direction, Physical, SeekClass};
 pub use helical::{HelicalModel, HelicalSpec, LinearSeek};
 pub use linear::LinearModel;
+pub use lto::{LtoModel, LtoSpec, WrapPosition};
 pub use matrix::CostMatrix;
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 pub use short_seek::{crossover_blocks, ReadThrough};
@@ -60,6 +64,19 @@ pub trait CostModel: Send + Sync {
     /// Longitudinal distance between key points, in track lengths (0 when the
     /// drive needs none): seeks shorter than this may have to back up.
     fn keypoint_spacing(&self) -> f64;
+
+    /// Wrap, band and LPOS of a block on an LTO-style tape, if the model has
+    /// them (what cost heuristics in drive units, like CTA's, need).
+    fn wrap_position(&self, _block: Block) -> Option<WrapPosition> {
+        None
+    }
+
+    /// Seconds to locate between two wrap positions, for models that have
+    /// them: equal to `locate` on the blocks, without mapping them again
+    /// (schedulers cache positions to evaluate millions of moves quickly).
+    fn locate_wrap(&self, _from: WrapPosition, _to: WrapPosition) -> Option<f64> {
+        None
+    }
 
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {
