@@ -20,6 +20,7 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
+    let mpscan_scans = geometric.then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
         candidates.push((opt::plan(problem)?, Moves::Locate));
         if let Some(order) = cta_sltf::plan(problem) {
@@ -31,8 +32,8 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
         if n <= LOSS_LIMIT {
             seeds.push(loss::plan_with(&d));
         }
-        if geometric {
-            seeds.push(mpscan_star::plan_with(problem, &d));
+        if let Some(scans) = &mpscan_scans {
+            seeds.push(mpscan_star::improve(scans.clone(), &d));
         }
         if let Some(order) = cta_sltf::plan(problem) {
             seeds.push(order);
@@ -50,13 +51,12 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
     }
     if geometric {
         candidates.push((read::plan(problem), Moves::ReadThrough));
-        for order in [
-            sort::plan(problem),
-            scan::plan(problem),
-            mpscan::plan(problem).order,
-        ] {
+        for order in [sort::plan(problem), scan::plan(problem)] {
             candidates.push((order, Moves::Locate));
         }
+    }
+    if let Some(scans) = mpscan_scans {
+        candidates.push((scans.order, Moves::Locate));
     }
     candidates.push((fifo::plan(problem), Moves::Locate));
     let mut best: Option<Schedule> = None;

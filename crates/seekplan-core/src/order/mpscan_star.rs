@@ -7,15 +7,16 @@ use super::{mpscan, Problem};
 
 /// The MPScan* order.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
-    plan_with(problem, &Dense::new(problem))
+    improve(mpscan::plan(problem), &Dense::new(problem))
 }
 
-/// The MPScan* order, costs taken from `d` (best shares them among seeds).
-pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Vec<usize> {
+/// MPScan* from an MPScan schedule, costs taken from `d` (best shares both
+/// with its other candidates).
+pub(crate) fn improve(scans: mpscan::Scans, d: &Dense) -> Vec<usize> {
     let mpscan::Scans {
         mut order,
         mut scan,
-    } = mpscan::plan(problem);
+    } = scans;
     if order.len() < 2 {
         return order;
     }
