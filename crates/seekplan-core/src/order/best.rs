@@ -2,7 +2,7 @@
 //! larger ones start from the strongest constructive heuristics, are improved
 //! by Or-opt; the cheapest of these and of every other algorithm's schedule
 //! is returned, so `best` is never worse than any of them on the same input
-//! (above `LOSS_LIMIT` requests LOSS is no longer among them: see there).
+//! (except LOSS on LTO batches above `LOSS_LIMIT` requests: see there).
 
 use super::dense::Dense;
 use super::local_search::{or_opt, Neighbours};
@@ -11,8 +11,10 @@ use super::{
 };
 use crate::{Moves, Result, Schedule};
 
-/// Largest batch LOSS seeds: its rows are sorted in O(n² log n), 4 s at
-/// 4,000 requests; above this, SLTF, CTA-SLTF and MPScan* seed alone.
+/// Largest batch LOSS seeds when costs are timed on demand (LTO batches
+/// over 1,000 requests): its rows are sorted in O(n² log n), 4 s at 4,000;
+/// above this SLTF, CTA-SLTF and MPScan* seed alone. With a full matrix
+/// (every other model) LOSS always runs.
 const LOSS_LIMIT: usize = 1_000;
 
 /// The best schedule seekplan can find for `problem`.
@@ -29,7 +31,7 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
     } else {
         let d = Dense::new(problem);
         let mut seeds = vec![sltf::plan_with(&d)];
-        if n <= LOSS_LIMIT {
+        if n <= LOSS_LIMIT || d.wrap_positions().is_none() {
             seeds.push(loss::plan_with(&d));
         }
         if let Some(scans) = &mpscan_scans {
@@ -38,14 +40,11 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
         if let Some(order) = cta_sltf::plan(problem) {
             seeds.push(order);
         }
-        seeds.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         let near = Neighbours::new(&d);
-        for (rank, seed) in seeds.into_iter().enumerate() {
-            if rank < 2 {
-                let mut improved = seed.clone();
-                or_opt(&d, &near, &mut improved);
-                candidates.push((improved, Moves::Locate));
-            }
+        for seed in seeds {
+            let mut improved = seed.clone();
+            or_opt(&d, &near, &mut improved);
+            candidates.push((improved, Moves::Locate));
             candidates.push((seed, Moves::Locate));
         }
     }
