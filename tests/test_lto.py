@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from seekplan import _core
 from seekplan.catalog import load_catalog, make_drive
 from seekplan.errors import SeekplanError
@@ -83,6 +84,8 @@ def test_eowp_errors_reach_the_cli_with_exit_2(cli, tmp_path: Path) -> None:
     assert r.exit_code == 2 and "281 wraps" in r.output
     r = cli("order", req, "--drive", "mlr1", "--eowp", too_many)
     assert r.exit_code == 2 and "needs an LTO drive" in r.output
+    r = cli("order", req, "--drive", "lto9", "--eowp", too_many, "--track-starts", too_many)
+    assert r.exit_code == 2 and "not both" in r.output
     r = cli("order", req, "--drive", "mlr1", "--algo", "cta-sltf")
     assert r.exit_code == 2 and "LTO" in r.output
 

@@ -116,7 +116,7 @@ def order_cmd(
             algo=algo,
             start=start_pos,
             end=end_pos,
-            track_starts=_track_starts(track_starts) or _eowp(eowp, drive, devices),
+            track_starts=_layout(track_starts, eowp, drive, devices),
             devices=devices,
         )
         if out is not None:
@@ -366,6 +366,15 @@ def _eowp(path: Path | None, drive: str, devices: Path | None) -> list[int] | No
 
     check_lto_drive(drive, devices)
     return read_eowp(path)
+
+
+def _layout(
+    track_starts: Path | None, eowp: Path | None, drive: str, devices: Path | None
+) -> list[int] | None:
+    """The tape layout `seekplan order` was given: track starts or an LTO end-of-wrap list."""
+    if track_starts is not None and eowp is not None:
+        raise SeekplanError("give either --track-starts (serpentine) or --eowp (LTO), not both")
+    return _track_starts(track_starts) or _eowp(eowp, drive, devices)
 
 
 LtoDriveOpt = Annotated[str, typer.Option(help="Catalogued LTO drive")]
