@@ -70,10 +70,11 @@ fn each_generation_reproduces_its_catalogued_average_locate_from_bot() {
             .map(|_| model.locate(Block(0), Block(rng.gen_range(0..model.capacity()))))
             .sum::<f64>()
             / k as f64;
-        let catalogued = entry(name)["mechanics"]["avg_locate_s"]
-            .as_float()
-            .unwrap();
-        assert!((mean - catalogued).abs() < 0.5, "{name}: {mean} vs {catalogued}");
+        let catalogued = entry(name)["mechanics"]["avg_locate_s"].as_float().unwrap();
+        assert!(
+            (mean - catalogued).abs() < 0.5,
+            "{name}: {mean} vs {catalogued}"
+        );
     }
 }
 
@@ -83,8 +84,8 @@ fn cta_sltf_needs_an_lto_model_and_linear_is_sort() {
     let problem = Problem::tape(&model, requests(&model, 30, 1), Block(0), None).unwrap();
     let linear = run(&problem, Algorithm::Linear).unwrap();
     assert_eq!(linear.order, run(&problem, Algorithm::Sort).unwrap().order);
-    let m = seekplan_core::model::CostMatrix::from_rows(vec![vec![0.0, 1.0], vec![1.0, 0.0]])
-        .unwrap();
+    let m =
+        seekplan_core::model::CostMatrix::from_rows(vec![vec![0.0, 1.0], vec![1.0, 0.0]]).unwrap();
     let bare = Problem::matrix(&m, 0, None).unwrap();
     assert!(matches!(
         run(&bare, Algorithm::CtaSltf),
@@ -144,7 +145,11 @@ fn best_on_a_large_batch_beats_cta_sltf_and_every_algorithm_it_runs() {
     assert!((again.total_s - best.total_s).abs() < 1e-6);
     for algo in ALL_BUT_OPT.into_iter().filter(|&a| a != Algorithm::Loss) {
         let other = run(&problem, algo).unwrap().total_s;
-        assert!(best.total_s <= other + 1e-9, "best {} > {algo} {other}", best.total_s);
+        assert!(
+            best.total_s <= other + 1e-9,
+            "best {} > {algo} {other}",
+            best.total_s
+        );
     }
     let cta = run(&problem, Algorithm::CtaSltf).unwrap().total_s;
     assert!(best.total_s < 0.9 * cta, "best {} cta {cta}", best.total_s);

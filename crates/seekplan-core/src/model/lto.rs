@@ -293,28 +293,36 @@ impl LtoModel {
     /// Seconds to locate between two positions (see the module doc).
     #[inline]
     pub fn locate_between(&self, from: WrapPosition, to: WrapPosition) -> f64 {
+        // Written as selects rather than early returns: schedulers time
+        // millions of random moves, where branches mispredict.
         let (s, k) = (&self.spec, &self.kin);
-        let forward = from.wrap.is_multiple_of(2);
+        let flag = |b: bool| f64::from(u8::from(b));
         let delta = to.lpos - from.lpos;
-        let ahead = if forward { delta >= 0.0 } else { delta <= 0.0 };
-        let metres = delta.abs() * s.lpos_m;
-        if from.wrap == to.wrap && ahead {
-            // Further down the same wrap: wind, or just read on when closer.
-            return (s.overhead_s + k.motion_s(metres)).min(metres * k.read_per_m);
-        }
-        let reversals = match ((from.wrap ^ to.wrap).is_multiple_of(2), ahead) {
-            (true, true) => 0.0,
-            (true, false) => 2.0,
-            (false, _) => 1.0,
+        let ahead = if from.wrap.is_multiple_of(2) {
+            delta >= 0.0
+        } else {
+            delta <= 0.0
         };
-        let mut t = s.overhead_s + k.motion_s(metres) + reversals * s.reversal_s;
-        if from.wrap != to.wrap {
-            t += s.wrap_change_s;
+        let metres = delta.abs() * s.lpos_m;
+        let same_direction = (from.wrap ^ to.wrap).is_multiple_of(2);
+        // Co-directional: none ahead, two behind; anti-directional: one.
+        let reversals = if same_direction {
+            2.0 * flag(!ahead)
+        } else {
+            1.0
+        };
+        let t = s.overhead_s
+            + k.motion_s(metres)
+            + reversals * s.reversal_s
+            + flag(from.wrap != to.wrap) * s.wrap_change_s
+            + flag(from.band != to.band) * s.band_change_s;
+        // Further down the same wrap: wind, or just read on when closer.
+        let read_on = metres * k.read_per_m;
+        if from.wrap == to.wrap && ahead && read_on < t {
+            read_on
+        } else {
+            t
         }
-        if from.band != to.band {
-            t += s.band_change_s;
-        }
-        t
     }
 }
 
@@ -364,6 +372,10 @@ impl CostModel for LtoModel {
 
     fn locate_wrap(&self, from: WrapPosition, to: WrapPosition) -> Option<f64> {
         Some(self.locate_between(from, to))
+    }
+
+    fn as_lto(&self) -> Option<&LtoModel> {
+        Some(self)
     }
 }
 

@@ -78,6 +78,12 @@ pub trait CostModel: Send + Sync {
         None
     }
 
+    /// The model itself when it is the LTO model: schedulers then time moves
+    /// with a direct (inlined) call instead of one through this trait.
+    fn as_lto(&self) -> Option<&LtoModel> {
+        None
+    }
+
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {
         let blocks = to.0.saturating_sub(from.0);

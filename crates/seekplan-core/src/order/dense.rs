@@ -5,7 +5,7 @@
 //! which is as fast as a lookup and needs no O(n²) memory.
 
 use super::{Head, Problem};
-use crate::model::{Block, CostModel, WrapPosition};
+use crate::model::{Block, CostModel, LtoModel, WrapPosition};
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
 /// 8 MB; beyond it, models with wrap positions are timed on demand.
@@ -15,6 +15,8 @@ const MATRIX_LIMIT: usize = 1_000;
 /// request starts, and where the schedule must end.
 struct Positions<'p> {
     model: &'p dyn CostModel,
+    /// The same model when it is LTO's, for direct calls.
+    lto: Option<&'p LtoModel>,
     /// Head after request i (index n: the start).
     from: Vec<WrapPosition>,
     /// Start of request j.
@@ -100,6 +102,7 @@ impl<'p> Dense<'p> {
         model.locate_wrap(from[n], from[n])?;
         Some(Source::Positions(Positions {
             model,
+            lto: model.as_lto(),
             from,
             to,
             end,
@@ -131,13 +134,17 @@ impl<'p> Dense<'p> {
         match &self.source {
             Source::Matrix(cost) => cost[i * (self.n + 1) + j],
             Source::Positions(p) => {
-                if i == j && i == self.n {
-                    0.0
-                } else if j == self.n {
-                    p.end
-                        .map_or(0.0, |e| p.model.locate_wrap(p.from[i], e).expect("checked"))
+                let to = if j == self.n {
+                    match p.end {
+                        Some(e) if i != j => e,
+                        _ => return 0.0,
+                    }
                 } else {
-                    p.model.locate_wrap(p.from[i], p.to[j]).expect("checked")
+                    p.to[j]
+                };
+                match p.lto {
+                    Some(lto) => lto.locate_between(p.from[i], to),
+                    None => p.model.locate_wrap(p.from[i], to).expect("checked"),
                 }
             }
             Source::Direct(problem) => {
