@@ -40,11 +40,14 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
         if let Some(order) = cta_sltf::plan(problem) {
             seeds.push(order);
         }
+        seeds.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         let near = Neighbours::new(&d);
-        for seed in seeds {
-            let mut improved = seed.clone();
-            or_opt(&d, &near, &mut improved);
-            candidates.push((improved, Moves::Locate));
+        for (rank, seed) in seeds.into_iter().enumerate() {
+            if rank < 2 {
+                let mut improved = seed.clone();
+                or_opt(&d, &near, &mut improved);
+                candidates.push((improved, Moves::Locate));
+            }
             candidates.push((seed, Moves::Locate));
         }
     }

@@ -161,11 +161,21 @@ pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f6
     reindex(&tour, &mut pos, 0..nodes);
     let before = d.tour(order);
     // Nodes whose segments may still move: all at first, then only those
-    // next to a change (the "don't look bits" of Bentley's 2-opt).
-    let mut queue: std::collections::VecDeque<usize> = order.iter().copied().collect();
-    let mut queued = vec![true; nodes];
-    queued[d.depot()] = false;
-    while let Some(v) = queue.pop_front() {
+    // next to a change (the "don't look bits" of Bentley's 2-opt). A move
+    // can also open one for a node far away, so rounds repeat over every
+    // node until one makes no move: the result is a true Or-opt optimum.
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut queued = vec![false; nodes];
+    let mut moved = true;
+    while moved || !queue.is_empty() {
+        let Some(v) = queue.pop_front() else {
+            moved = false;
+            for &w in &tour[1..] {
+                queued[w] = true;
+                queue.push_back(w);
+            }
+            continue;
+        };
         queued[v] = false;
         let i = pos[v];
         for run in 1..=MAX_RUN.min(n) {
@@ -209,6 +219,7 @@ pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f6
                 }
                 tour.splice(at..at, segment);
                 reindex(&tour, &mut pos, i.min(at)..(i + run).max(at + run));
+                moved = true;
                 break;
             }
         }
