@@ -166,6 +166,37 @@ impl<'p> Dense<'p> {
         }
     }
 
+    /// For each place k of `order` (0..=len) where `r` could be inserted,
+    /// calls `f(k, C(x,r), C(r,y))` with x, y its neighbours there (the depot
+    /// at both ends): MPScan*'s inner loop, timed without a dispatch per move.
+    pub(crate) fn around(&self, r: usize, order: &[usize], mut f: impl FnMut(usize, f64, f64)) {
+        let depot = self.depot();
+        match &self.source {
+            Source::Positions(Positions {
+                lto: Some(lto),
+                from,
+                to,
+                ..
+            }) => {
+                let (r_from, r_to) = (from[r], to[r]);
+                let mut into = lto.locate_between(from[depot], r_to);
+                for (k, &y) in order.iter().enumerate() {
+                    f(k, into, lto.locate_between(r_from, to[y]));
+                    into = lto.locate_between(from[y], r_to);
+                }
+                f(order.len(), into, self.cost(r, depot));
+            }
+            _ => {
+                let mut into = self.cost(depot, r);
+                for (k, &y) in order.iter().enumerate() {
+                    f(k, into, self.cost(r, y));
+                    into = self.cost(y, r);
+                }
+                f(order.len(), into, self.cost(r, depot));
+            }
+        }
+    }
+
     /// Positioning cost of serving `order` from the start to the end.
     pub(crate) fn tour(&self, order: &[usize]) -> f64 {
         let mut prev = self.depot();

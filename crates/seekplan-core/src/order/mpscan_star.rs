@@ -61,19 +61,12 @@ pub(crate) fn improve(scans: mpscan::Scans, d: &Dense) -> Vec<usize> {
 /// C(x,y) for neighbours x, y; the depot at both ends; `edges[k]` is
 /// C(x,y) for the move into position k), with the two new moves' costs.
 fn cheapest_insertion(d: &Dense, order: &[usize], edges: &[f64], r: usize) -> (usize, f64, f64) {
-    let depot = d.depot();
     let mut best = (f64::INFINITY, 0, 0.0, 0.0);
-    let mut into = d.cost(depot, r);
-    for (k, &edge) in edges.iter().enumerate() {
-        let y = order.get(k).copied().unwrap_or(depot);
-        let out = d.cost(r, y);
-        let added = into + out - edge;
+    d.around(r, order, |k, into, out| {
+        let added = into + out - edges[k];
         if added < best.0 {
             best = (added, k, into, out);
         }
-        if k < order.len() {
-            into = d.cost(y, r);
-        }
-    }
+    });
     (best.1, best.2, best.3)
 }
