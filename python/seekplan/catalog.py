@@ -101,6 +101,7 @@ RAW_CONSTRUCTORS: dict[str, Callable[[str, bool], Any]] = {
     "four_region": _core.four_region_drive,
 }
 
+
 class LtoParams(BaseModel):
     """Figures of the LTO wrap/LPOS model (docs/lto.md)."""
 
