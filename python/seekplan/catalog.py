@@ -101,11 +101,40 @@ RAW_CONSTRUCTORS: dict[str, Callable[[str, bool], Any]] = {
     "four_region": _core.four_region_drive,
 }
 
+
+class LtoParams(BaseModel):
+    """Figures of the LTO wrap/LPOS model (docs/lto.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    wraps: int = Field(gt=0)
+    bands: int = Field(gt=0)
+    lpos_min: int = Field(ge=0)
+    lpos_max: int = Field(gt=0)
+    lpos_m: float = Field(gt=0)
+    capacity_bytes: int = Field(gt=0)
+    block_bytes: int = Field(gt=0)
+    rate_bps: float = Field(gt=0)
+    locate_mps: float = Field(gt=0)
+    accel_mps2: float = Field(gt=0)
+    reversal_s: float = Field(ge=0)
+    wrap_change_s: float = Field(ge=0)
+    band_change_s: float = Field(ge=0)
+    overhead_s: float = Field(ge=0)
+    turn_s: float = Field(ge=0)
+
+
+def _lto(params: BaseModel, eowp: list[int] | None, capacity: int | None) -> Any:
+    # An LTO tape's layout is its end-of-wrap list (passed where a serpentine
+    # tape passes its track starts); its last entry fixes the capacity.
+    return _core.lto_drive(json.dumps(params.model_dump()), eowp)
+
+
 #: model name -> (schema of its params, constructor of its core Drive)
 MODELS: dict[str, tuple[type[BaseModel], Callable[..., Any]]] = {
     "serpentine": (SerpentineParams, _serpentine),
     "helical": (HelicalParams, _helical),
     "four_region": (FourRegionParams, _four_region),
+    "lto": (LtoParams, _lto),
 }
 
 

@@ -94,6 +94,10 @@ def order_cmd(
     track_starts: Annotated[
         Path | None, typer.Option(help="Tape geometry JSON from `seekplan fit track-starts`")
     ] = None,
+    eowp: Annotated[
+        Path | None,
+        typer.Option(help="LTO end-of-wrap list: CSV, column last_block, one row per wrap"),
+    ] = None,
     devices: DevicesOpt = None,
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
@@ -112,7 +116,7 @@ def order_cmd(
             algo=algo,
             start=start_pos,
             end=end_pos,
-            track_starts=_track_starts(track_starts),
+            track_starts=_layout(track_starts, eowp, drive, devices),
             devices=devices,
         )
         if out is not None:
@@ -407,6 +411,83 @@ def fit_track_starts_cmd(
 
 
 # ---- ltfs ---------------------------------------------------------------
+
+
+def _eowp(path: Path | None, drive: str, devices: Path | None) -> list[int] | None:
+    """The end-of-wrap list of --eowp, checked against the drive's model."""
+    if path is None:
+        return None
+    from seekplan.lto import check_lto_drive, read_eowp
+
+    check_lto_drive(drive, devices)
+    return read_eowp(path)
+
+
+def _layout(
+    track_starts: Path | None, eowp: Path | None, drive: str, devices: Path | None
+) -> list[int] | None:
+    """The tape layout `seekplan order` was given: track starts or an LTO end-of-wrap list."""
+    if track_starts is not None and eowp is not None:
+        raise SeekplanError("give either --track-starts (serpentine) or --eowp (LTO), not both")
+    return _track_starts(track_starts) or _eowp(eowp, drive, devices)
+
+
+LtoDriveOpt = Annotated[str, typer.Option(help="Catalogued LTO drive")]
+EowpOpt = Annotated[
+    Path | None, typer.Option(help="End-of-wrap list CSV (column last_block, one row per wrap)")
+]
+
+
+@ltfs_app.command("plan")
+@friendly
+def ltfs_plan_cmd(
+    directory: Annotated[Path, typer.Argument(help="A mounted LTFS volume (or a directory in it)")],
+    drive: LtoDriveOpt = "lto9",
+    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    eowp: EowpOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    devices: DevicesOpt = None,
+) -> None:
+    """Print the order to read a volume's files in, from their LTFS start blocks."""
+    from seekplan.ltfs import plan
+
+    p = plan(directory, drive, algo, _eowp(eowp, drive, devices), devices)
+    if as_json:
+        out = {
+            "algo": p.algo,
+            "total_s": p.total_s,
+            "directory_order_s": p.directory_order_s,
+            "files": [f.__dict__ for f in p.files],
+        }
+        sys.stdout.write(json.dumps(out) + "\n")
+        return
+    table = Table("rank", "path", "partition", "startblock", "size")
+    for rank, f in enumerate(p.files):
+        table.add_row(str(rank), f.path, f.partition, str(f.block), str(f.size))
+    console.print(table)
+    console.print(
+        f"{p.algo}: {len(p.files)} files, about {p.total_s:.0f} s of tape time "
+        f"(directory order: {p.directory_order_s:.0f} s)"
+    )
+
+
+@ltfs_app.command("copy")
+@friendly
+def ltfs_copy_cmd(
+    directory: Annotated[Path, typer.Argument(help="A mounted LTFS volume (or a directory in it)")],
+    dest: Annotated[Path, typer.Argument(help="Where to copy to; rerun to resume")],
+    drive: LtoDriveOpt = "lto9",
+    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    eowp: EowpOpt = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar")] = True,
+    devices: DevicesOpt = None,
+) -> None:
+    """Copy a volume's files in tape order; an interrupted copy resumes where it stopped."""
+    from seekplan.ltfs import copy, plan
+
+    p = plan(directory, drive, algo, _eowp(eowp, drive, devices), devices)
+    copied, skipped = copy(directory, dest, p, show_progress=progress)
+    console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 
 def main() -> None:

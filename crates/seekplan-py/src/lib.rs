@@ -4,6 +4,7 @@
 mod archive;
 mod catalog;
 mod drive;
+mod lto;
 mod media;
 mod recall;
 
@@ -125,6 +126,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // One line per area: each area's bindings live in their own file.
     archive::register(m)?;
     catalog::register(m)?;
+    lto::register(m)?;
     media::register(m)?;
     recall::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;

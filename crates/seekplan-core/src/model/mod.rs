@@ -2,11 +2,13 @@
 //! locate time itself.
 
 pub mod compression;
+pub mod cta;
 pub mod disk;
 pub mod four_region;
 pub mod geometry;
 pub mod helical;
 pub mod linear;
+pub mod lto;
 pub mod matrix;
 pub mod mount;
 pub mod read_delay;
@@ -14,10 +16,12 @@ pub mod robot;
 pub mod serpentine;
 pub mod short_seek;
 
+pub use cta::{cta_cost, CtaModel};
 pub use four_region::{FourRegionModel, FourRegionSpec, TrackGrid};
 pub use geometry::{classify, Direction, Physical, SeekClass};
 pub use helical::{HelicalModel, HelicalSpec, LinearSeek};
 pub use linear::LinearModel;
+pub use lto::{LtoModel, LtoSpec, WrapPosition};
 pub use matrix::CostMatrix;
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 pub use short_seek::{crossover_blocks, ReadThrough};
@@ -61,6 +65,25 @@ pub trait CostModel: Send + Sync {
     /// Longitudinal distance between key points, in track lengths (0 when the
     /// drive needs none): seeks shorter than this may have to back up.
     fn keypoint_spacing(&self) -> f64;
+
+    /// Wrap, band and LPOS of a block on an LTO-style tape, if the model has
+    /// them (what cost heuristics in drive units, like CTA's, need).
+    fn wrap_position(&self, _block: Block) -> Option<WrapPosition> {
+        None
+    }
+
+    /// Seconds to locate between two wrap positions, for models that have
+    /// them: equal to `locate` on the blocks, without mapping them again
+    /// (schedulers cache positions to evaluate millions of moves quickly).
+    fn locate_wrap(&self, _from: WrapPosition, _to: WrapPosition) -> Option<f64> {
+        None
+    }
+
+    /// The model itself when it is the LTO model: schedulers then time moves
+    /// with a direct (inlined) call instead of one through this trait.
+    fn as_lto(&self) -> Option<&LtoModel> {
+        None
+    }
 
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {

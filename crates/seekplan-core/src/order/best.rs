@@ -1,31 +1,51 @@
 //! `best`: seekplan's strongest ordering. Small batches are solved exactly;
 //! larger ones start from the strongest constructive heuristics, are improved
 //! by Or-opt; the cheapest of these and of every other algorithm's schedule
-//! is returned, so `best` is never worse than any of them on the same input.
+//! is returned, so `best` is never worse than any of them on the same input
+//! (except LOSS on LTO batches above `LOSS_LIMIT` requests: see there).
 
 use super::dense::Dense;
-use super::local_search::or_opt;
-use super::{fifo, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head, Problem};
+use super::local_search::{or_opt, Neighbours};
+use super::{
+    cta_sltf, fifo, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head, Problem,
+};
 use crate::{Moves, Result, Schedule};
+
+/// Largest batch LOSS seeds when costs are timed on demand (LTO batches
+/// over 1,000 requests): its rows are sorted in O(n² log n), 4 s at 4,000;
+/// above this SLTF, CTA-SLTF and MPScan* seed alone. With a full matrix
+/// (every other model) LOSS always runs.
+const LOSS_LIMIT: usize = 1_000;
 
 /// The best schedule seekplan can find for `problem`.
 pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
+    let mpscan_scans = geometric.then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
         candidates.push((opt::plan(problem)?, Moves::Locate));
+        if let Some(order) = cta_sltf::plan(problem) {
+            candidates.push((order, Moves::Locate));
+        }
     } else {
         let d = Dense::new(problem);
-        let mut seeds = vec![loss::plan(problem), sltf::plan(problem)];
-        if geometric {
-            seeds.push(mpscan_star::plan(problem));
+        let mut seeds = vec![sltf::plan_with(&d)];
+        if n <= LOSS_LIMIT || d.wrap_positions().is_none() {
+            seeds.push(loss::plan_with(&d));
+        }
+        if let Some(scans) = &mpscan_scans {
+            seeds.push(mpscan_star::improve(scans.clone(), &d));
+        }
+        if let Some(order) = cta_sltf::plan(problem) {
+            seeds.push(order);
         }
         seeds.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
+        let near = Neighbours::new(&d);
         for (rank, seed) in seeds.into_iter().enumerate() {
             if rank < 2 {
                 let mut improved = seed.clone();
-                or_opt(&d, &mut improved);
+                or_opt(&d, &near, &mut improved);
                 candidates.push((improved, Moves::Locate));
             }
             candidates.push((seed, Moves::Locate));
@@ -33,13 +53,12 @@ pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
     }
     if geometric {
         candidates.push((read::plan(problem), Moves::ReadThrough));
-        for order in [
-            sort::plan(problem),
-            scan::plan(problem),
-            mpscan::plan(problem).order,
-        ] {
+        for order in [sort::plan(problem), scan::plan(problem)] {
             candidates.push((order, Moves::Locate));
         }
+    }
+    if let Some(scans) = mpscan_scans {
+        candidates.push((scans.order, Moves::Locate));
     }
     candidates.push((fifo::plan(problem), Moves::Locate));
     let mut best: Option<Schedule> = None;

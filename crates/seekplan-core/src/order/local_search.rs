@@ -1,87 +1,226 @@
 //! Or-opt local search for the asymmetric problem: move a run of one to three
 //! consecutive requests to another place in the order, without reversing it,
 //! whenever that shortens the total. Insertion points are drawn from each
-//! request's nearest neighbours, so a pass costs O(n·k) rather than O(n²).
+//! request's nearest neighbours, so a pass costs O(n·k) rather than O(n²),
+//! and after the first pass only requests next to a change are looked at again.
 
 use super::dense::Dense;
+use crate::model::WrapPosition;
 
 /// Neighbours kept per node: enough to find nearly every improving move.
 const NEIGHBOURS: usize = 16;
+/// With cached tape positions, a node's neighbours are sought among this
+/// many nodes on each side of it along the tape rather than among all.
+const WINDOW: usize = 48;
 /// Longest run of consecutive requests moved at once.
 const MAX_RUN: usize = 3;
 /// Improvements smaller than this (seconds) are rounding noise.
 const EPS: f64 = 1e-9;
 
+/// Each node's cheapest predecessors and successors: where Or-opt looks
+/// for insertion points. Computed once per problem, shared by every run.
+pub(crate) struct Neighbours {
+    preds: Vec<Vec<usize>>,
+    succs: Vec<Vec<usize>>,
+}
+
+impl Neighbours {
+    /// The `NEIGHBOURS` cheapest in- and out-partners of every node (depot
+    /// included): among the nodes nearest along the tape when `d` caches
+    /// positions, among all nodes otherwise.
+    pub(crate) fn new(d: &Dense) -> Self {
+        match d.wrap_positions() {
+            Some((from, to)) if d.len() > 2 * WINDOW => Self::along_tape(d, from, to),
+            _ => Self::all_pairs(d),
+        }
+    }
+
+    /// Each node's partners among the `WINDOW` nodes on either side of it
+    /// by longitudinal position: moves to far-away nodes are never cheap.
+    fn along_tape(d: &Dense, from: &[WrapPosition], to: &[WrapPosition]) -> Self {
+        let n = d.len();
+        let by_lpos = |pos: &[WrapPosition], count: usize| {
+            let mut idx: Vec<usize> = (0..count).collect();
+            idx.sort_by(|&a, &b| pos[a].lpos.total_cmp(&pos[b].lpos));
+            let keys: Vec<f64> = idx.iter().map(|&i| pos[i].lpos).collect();
+            (idx, keys)
+        };
+        let (targets, target_keys) = by_lpos(to, n);
+        let (heads, head_keys) = by_lpos(from, n + 1);
+        let cheapest = |cands: &mut Vec<(f64, usize)>| -> Vec<usize> {
+            let k = NEIGHBOURS.min(cands.len());
+            if k > 0 {
+                cands.select_nth_unstable_by(k - 1, |a, b| a.0.total_cmp(&b.0));
+            }
+            cands[..k].iter().map(|&(_, v)| v).collect()
+        };
+        let window = |keys: &[f64], at: f64| {
+            let mid = keys.partition_point(|&k| k < at);
+            mid.saturating_sub(WINDOW)..(mid + WINDOW).min(keys.len())
+        };
+        let mut cands = Vec::with_capacity(2 * WINDOW + 1);
+        let mut succs = Vec::with_capacity(n + 1);
+        for u in 0..=n {
+            cands.clear();
+            for &v in &targets[window(&target_keys, from[u].lpos)] {
+                if v != u {
+                    cands.push((d.cost(u, v), v));
+                }
+            }
+            if u != n {
+                cands.push((d.cost(u, n), n));
+            }
+            succs.push(cheapest(&mut cands));
+        }
+        let mut preds = Vec::with_capacity(n + 1);
+        for v in 0..n {
+            cands.clear();
+            for &u in &heads[window(&head_keys, to[v].lpos)] {
+                if u != v {
+                    cands.push((d.cost(u, v), u));
+                }
+            }
+            preds.push(cheapest(&mut cands));
+        }
+        cands.clear();
+        cands.extend((0..n).map(|u| (d.cost(u, n), u)));
+        preds.push(cheapest(&mut cands));
+        Neighbours { preds, succs }
+    }
+
+    /// Each node's partners among all nodes, from one pass over all pairs.
+    fn all_pairs(d: &Dense) -> Self {
+        let nodes = d.len() + 1;
+        let k = NEIGHBOURS.min(nodes - 1);
+        let mut succs = Vec::with_capacity(nodes);
+        // Per node: its k cheapest in-edges so far, and the worst of them.
+        let mut preds: Vec<Vec<(f64, usize)>> = vec![Vec::with_capacity(k); nodes];
+        let mut worst = vec![f64::INFINITY; nodes];
+        let mut row: Vec<(f64, usize)> = Vec::with_capacity(nodes);
+        for u in 0..nodes {
+            row.clear();
+            for v in (0..nodes).filter(|&v| v != u) {
+                let c = d.cost(u, v);
+                row.push((c, v));
+                let into = &mut preds[v];
+                if into.len() < k {
+                    into.push((c, u));
+                } else if c < worst[v] {
+                    let at = argmax(into);
+                    into[at] = (c, u);
+                } else {
+                    continue;
+                }
+                if into.len() == k {
+                    worst[v] = into[argmax(into)].0;
+                }
+            }
+            if k > 0 {
+                row.select_nth_unstable_by(k - 1, |a, b| a.0.total_cmp(&b.0));
+            }
+            succs.push(row[..k].iter().map(|&(_, v)| v).collect());
+        }
+        let preds = preds
+            .into_iter()
+            .map(|p| p.into_iter().map(|(_, u)| u).collect())
+            .collect();
+        Neighbours { preds, succs }
+    }
+}
+
+fn argmax(edges: &[(f64, usize)]) -> usize {
+    let mut at = 0;
+    for (i, e) in edges.iter().enumerate() {
+        if e.0 > edges[at].0 {
+            at = i;
+        }
+    }
+    at
+}
+
 /// Improves `order` in place until no Or-opt move helps; returns the gain.
-pub(crate) fn or_opt(d: &Dense, order: &mut Vec<usize>) -> f64 {
+pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
     let n = order.len();
     if n < 2 {
         return 0.0;
     }
     let nodes = n + 1;
-    let k = NEIGHBOURS.min(n);
-    let nearest = |key: &dyn Fn(usize) -> f64, v: usize| -> Vec<usize> {
-        let mut others: Vec<usize> = (0..nodes).filter(|&u| u != v).collect();
-        let k = k.min(others.len());
-        others.select_nth_unstable_by(k - 1, |&a, &b| key(a).total_cmp(&key(b)));
-        others.truncate(k);
-        others
-    };
-    let preds: Vec<Vec<usize>> = (0..nodes).map(|v| nearest(&|u| d.cost(u, v), v)).collect();
-    let succs: Vec<Vec<usize>> = (0..nodes).map(|v| nearest(&|w| d.cost(v, w), v)).collect();
+    let (preds, succs) = (&near.preds, &near.succs);
 
     // The tour as a cycle through the depot at index 0.
     let mut tour: Vec<usize> = std::iter::once(d.depot())
         .chain(order.iter().copied())
         .collect();
     let mut pos = vec![0; nodes];
-    let reindex = |tour: &[usize], pos: &mut [usize]| {
-        for (i, &v) in tour.iter().enumerate() {
-            pos[v] = i;
+    // Re-records the positions of tour[range] after a move.
+    let reindex = |tour: &[usize], pos: &mut [usize], range: std::ops::Range<usize>| {
+        for i in range {
+            pos[tour[i]] = i;
         }
     };
-    reindex(&tour, &mut pos);
+    reindex(&tour, &mut pos, 0..nodes);
     let before = d.tour(order);
-    let mut improved = true;
-    while improved {
-        improved = false;
+    // Nodes whose segments may still move: all at first, then only those
+    // next to a change (the "don't look bits" of Bentley's 2-opt). A move
+    // can also open one for a node far away, so rounds repeat over every
+    // node until one makes no move: the result is a true Or-opt optimum.
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut queued = vec![false; nodes];
+    let mut moved = true;
+    while moved || !queue.is_empty() {
+        let Some(v) = queue.pop_front() else {
+            moved = false;
+            for &w in &tour[1..] {
+                queued[w] = true;
+                queue.push_back(w);
+            }
+            continue;
+        };
+        queued[v] = false;
+        let i = pos[v];
         for run in 1..=MAX_RUN.min(n) {
-            let mut i = 1;
-            while i + run <= nodes {
-                let first = tour[i];
-                let last = tour[i + run - 1];
-                let prev = tour[i - 1];
-                let next = tour[(i + run) % nodes];
-                let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
-                let inside = |v: usize| pos[v] >= i && pos[v] < i + run;
-                let mut best: Option<(f64, usize)> = None;
-                let edges = preds[first].iter().copied().chain(
-                    succs[last]
-                        .iter()
-                        .map(|&b| tour[(pos[b] + nodes - 1) % nodes]),
-                );
-                for a in edges {
-                    if inside(a) || a == prev {
-                        continue;
-                    }
-                    let b = tour[(pos[a] + 1) % nodes];
-                    if inside(b) {
-                        continue;
-                    }
-                    let delta = d.cost(a, first) + d.cost(last, b) - d.cost(a, b) - gain;
-                    if delta < -EPS && best.is_none_or(|(bd, _)| delta < bd) {
-                        best = Some((delta, a));
+            if i + run > nodes {
+                break;
+            }
+            let first = tour[i];
+            let last = tour[i + run - 1];
+            let prev = tour[i - 1];
+            let next = tour[(i + run) % nodes];
+            let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
+            let inside = |v: usize| pos[v] >= i && pos[v] < i + run;
+            let mut best: Option<(f64, usize)> = None;
+            let edges = preds[first].iter().copied().chain(
+                succs[last]
+                    .iter()
+                    .map(|&b| tour[(pos[b] + nodes - 1) % nodes]),
+            );
+            for a in edges {
+                if inside(a) || a == prev {
+                    continue;
+                }
+                let b = tour[(pos[a] + 1) % nodes];
+                if inside(b) {
+                    continue;
+                }
+                let delta = d.cost(a, first) + d.cost(last, b) - d.cost(a, b) - gain;
+                if delta < -EPS && best.is_none_or(|(bd, _)| delta < bd) {
+                    best = Some((delta, a));
+                }
+            }
+            if let Some((_, a)) = best {
+                let b = tour[(pos[a] + 1) % nodes];
+                let segment: Vec<usize> = tour.drain(i..i + run).collect();
+                let at = if pos[a] < i { pos[a] } else { pos[a] - run } + 1;
+                for &w in segment.iter().chain([prev, next, a, b].iter()) {
+                    if !queued[w] && w != d.depot() {
+                        queued[w] = true;
+                        queue.push_back(w);
                     }
                 }
-                if let Some((_, a)) = best {
-                    let segment: Vec<usize> = tour.drain(i..i + run).collect();
-                    let at = tour.iter().position(|&v| v == a).expect("a is in the tour") + 1;
-                    tour.splice(at..at, segment);
-                    reindex(&tour, &mut pos);
-                    improved = true;
-                } else {
-                    i += 1;
-                }
+                tour.splice(at..at, segment);
+                reindex(&tour, &mut pos, i.min(at)..(i + run).max(at + run));
+                moved = true;
+                break;
             }
         }
     }

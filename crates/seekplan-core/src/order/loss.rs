@@ -80,11 +80,15 @@ impl Choices {
 
 /// The LOSS order of the problem's requests.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
-    let n = problem.len();
+    plan_with(&Dense::matrix(problem))
+}
+
+/// The LOSS order for the costs `d` (best shares one matrix among seeds).
+pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
+    let n = d.len();
     if n <= 1 {
         return (0..n).collect();
     }
-    let d = Dense::new(problem);
     let nodes = n + 1;
     let mut rows = Choices::new(nodes, |v, w| d.cost(v, w));
     let mut cols = Choices::new(nodes, |v, w| d.cost(w, v));

@@ -2,6 +2,7 @@
 //! request order; [`run`] times it with [`Schedule::evaluate`].
 
 mod best;
+mod cta_sltf;
 mod dense;
 mod fifo;
 mod local_search;
@@ -45,13 +46,17 @@ pub enum Algorithm {
     MpScan,
     /// MPScan with its last scans folded into earlier ones (Figure 4).
     MpScanStar,
+    /// Serve requests by logical position: what most systems do (SORT's plan).
+    Linear,
+    /// CTA's software RAO: greedy SLTF on CTA's cost heuristic from block 0.
+    CtaSltf,
     /// seekplan's strongest: the best of the others, improved by local search.
     Best,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order reports list them.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 12] = [
         Algorithm::Read,
         Algorithm::Fifo,
         Algorithm::Sort,
@@ -61,6 +66,8 @@ impl Algorithm {
         Algorithm::Sltf,
         Algorithm::MpScan,
         Algorithm::MpScanStar,
+        Algorithm::Linear,
+        Algorithm::CtaSltf,
         Algorithm::Best,
     ];
 
@@ -76,6 +83,8 @@ impl Algorithm {
             Algorithm::Sltf => "sltf",
             Algorithm::MpScan => "mpscan",
             Algorithm::MpScanStar => "mpscan-star",
+            Algorithm::Linear => "linear",
+            Algorithm::CtaSltf => "cta-sltf",
             Algorithm::Best => "best",
         }
     }
@@ -86,6 +95,7 @@ impl Algorithm {
             self,
             Algorithm::Read
                 | Algorithm::Sort
+                | Algorithm::Linear
                 | Algorithm::Scan
                 | Algorithm::MpScan
                 | Algorithm::MpScanStar
@@ -139,6 +149,14 @@ pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
         Algorithm::Sltf => (sltf::plan(problem), Moves::Locate),
         Algorithm::MpScan => (mpscan::plan(problem).order, Moves::Locate),
         Algorithm::MpScanStar => (mpscan_star::plan(problem), Moves::Locate),
+        Algorithm::Linear => (sort::plan(problem), Moves::Locate),
+        Algorithm::CtaSltf => (
+            cta_sltf::plan(problem).ok_or_else(|| Error::Unsupported {
+                algo: algo.name().into(),
+                reason: "it needs an LTO wrap/LPOS model (e.g. --drive lto9)".into(),
+            })?,
+            Moves::Locate,
+        ),
         Algorithm::Best => return best::schedule(problem),
     };
     Schedule::evaluate(problem, order, moves)

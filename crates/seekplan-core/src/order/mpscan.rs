@@ -8,6 +8,7 @@ use super::{Head, Problem};
 use crate::model::{classify, Physical, SeekClass};
 
 /// An MPScan order and the scan each served request belongs to.
+#[derive(Clone)]
 pub(crate) struct Scans {
     /// Requests in service order.
     pub(crate) order: Vec<usize>,

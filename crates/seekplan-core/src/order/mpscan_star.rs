@@ -7,16 +7,29 @@ use super::{mpscan, Problem};
 
 /// The MPScan* order.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
+    improve(mpscan::plan(problem), &Dense::new(problem))
+}
+
+/// MPScan* from an MPScan schedule, costs taken from `d` (best shares both
+/// with its other candidates).
+pub(crate) fn improve(scans: mpscan::Scans, d: &Dense) -> Vec<usize> {
     let mpscan::Scans {
         mut order,
         mut scan,
-    } = mpscan::plan(problem);
+    } = scans;
     if order.len() < 2 {
         return order;
     }
-    let d = Dense::new(problem);
+    let depot = d.depot();
+    // edges[k]: the cost of the move into order[k] (into the depot at the end).
+    let mut edges: Vec<f64> = (0..=order.len())
+        .map(|k| {
+            let x = if k == 0 { depot } else { order[k - 1] };
+            d.cost(x, order.get(k).copied().unwrap_or(depot))
+        })
+        .collect();
     let mut best = order.clone();
-    let mut best_cost = d.tour(&order);
+    let mut best_cost = edges.iter().sum::<f64>();
     loop {
         let last = *scan.last().expect("non-empty");
         if scan.iter().all(|&s| s == last) {
@@ -25,13 +38,17 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
         let cut = scan.iter().position(|&s| s == last).expect("present");
         let removed = order.split_off(cut);
         scan.truncate(cut);
+        edges.truncate(cut);
+        edges.push(d.cost(order[cut - 1], depot));
         for r in removed {
-            let k = cheapest_insertion(&d, &order, r);
+            let (k, into, out) = cheapest_insertion(d, &order, &edges, r);
             let joined = if k == 0 { scan[0] } else { scan[k - 1] };
             order.insert(k, r);
             scan.insert(k, joined);
+            edges[k] = into;
+            edges.insert(k + 1, out);
         }
-        let cost = d.tour(&order);
+        let cost = edges.iter().sum::<f64>();
         if cost < best_cost {
             best_cost = cost;
             best.clone_from(&order);
@@ -40,18 +57,16 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
     best
 }
 
-/// The position in `order` where inserting `r` adds the least cost
-/// (C(x,r) + C(r,y) − C(x,y) for neighbours x, y; the depot at both ends).
-pub(crate) fn cheapest_insertion(d: &Dense, order: &[usize], r: usize) -> usize {
-    let depot = d.depot();
-    let mut best = (f64::INFINITY, 0);
-    for k in 0..=order.len() {
-        let x = if k == 0 { depot } else { order[k - 1] };
-        let y = order.get(k).copied().unwrap_or(depot);
-        let added = d.cost(x, r) + d.cost(r, y) - d.cost(x, y);
+/// Where in `order` inserting `r` adds the least cost (C(x,r) + C(r,y) −
+/// C(x,y) for neighbours x, y; the depot at both ends; `edges[k]` is
+/// C(x,y) for the move into position k), with the two new moves' costs.
+fn cheapest_insertion(d: &Dense, order: &[usize], edges: &[f64], r: usize) -> (usize, f64, f64) {
+    let mut best = (f64::INFINITY, 0, 0.0, 0.0);
+    d.around(r, order, |k, into, out| {
+        let added = into + out - edges[k];
         if added < best.0 {
-            best = (added, k);
+            best = (added, k, into, out);
         }
-    }
-    best.1
+    });
+    (best.1, best.2, best.3)
 }

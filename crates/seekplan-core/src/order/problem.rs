@@ -2,7 +2,9 @@
 //! the head must end. Schedulers read costs from here; the costs come from a
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
-use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
+use crate::model::{
+    classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass, WrapPosition,
+};
 use crate::{Error, Result};
 
 /// Where the head is before a move: at the start position or after a request.
@@ -238,6 +240,30 @@ impl<'a> Problem<'a> {
                 let p = model.physical(requests[j].start)?;
                 Some((p, p.preceding_keypoint(model.keypoint_spacing())))
             }
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// Wrap, band and LPOS of `block`, when the tape model has them (LTO).
+    pub fn wrap_at(&self, block: Block) -> Option<WrapPosition> {
+        match &self.source {
+            Source::Tape { model, .. } => model.wrap_position(block),
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// The tape's cost model (tape problems only).
+    pub fn model(&self) -> Option<&'a dyn CostModel> {
+        match &self.source {
+            Source::Tape { model, .. } => Some(*model),
+            Source::Matrix { .. } => None,
+        }
+    }
+
+    /// Logical block of the end position (tape problems that have one).
+    pub fn end_logical(&self) -> Option<u64> {
+        match &self.source {
+            Source::Tape { end, .. } => end.map(|b| b.0),
             Source::Matrix { .. } => None,
         }
     }

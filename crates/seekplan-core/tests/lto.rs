@@ -1,0 +1,201 @@
+//! The LTO wrap/LPOS model against its published calibration, CTA's RAO as a
+//! baseline, and every scheduler on LTO tapes.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use seekplan_core::model::{cta_cost, Block, CostModel, Extent, LtoModel, LtoSpec};
+use seekplan_core::order::{run, Algorithm, Head, Problem};
+use seekplan_core::{Error, Moves, Schedule};
+
+const LTO: &str = include_str!("../../../python/seekplan/data/lto.toml");
+
+fn entry(name: &str) -> toml::Value {
+    let doc: toml::Value = toml::from_str(LTO).expect("catalog parses");
+    doc["drives"][name].clone()
+}
+
+fn drive(name: &str) -> LtoModel {
+    let spec: LtoSpec = entry(name)["params"].clone().try_into().expect("LTO spec");
+    LtoModel::nominal(spec).expect("valid spec")
+}
+
+/// A tape whose wraps hold unequal numbers of blocks, as real tapes do.
+fn uneven(seed: u64) -> LtoModel {
+    let nominal = drive("lto9");
+    let spec = nominal.spec().clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let per = spec.capacity_blocks() / spec.wraps as u64;
+    let mut last = 0u64;
+    let eowp = (0..spec.wraps)
+        .map(|_| {
+            last += rng.gen_range(per * 8 / 10..per * 12 / 10);
+            last - 1
+        })
+        .collect();
+    LtoModel::new(spec, eowp).expect("valid list")
+}
+
+fn requests(model: &LtoModel, n: usize, seed: u64) -> Vec<Extent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| Extent {
+            start: Block(rng.gen_range(0..model.capacity() - 4096)),
+            bytes: rng.gen_range(1..2_000_000_000),
+        })
+        .collect()
+}
+
+const ALL_BUT_OPT: [Algorithm; 11] = [
+    Algorithm::Read,
+    Algorithm::Fifo,
+    Algorithm::Sort,
+    Algorithm::Scan,
+    Algorithm::Loss,
+    Algorithm::Sltf,
+    Algorithm::MpScan,
+    Algorithm::MpScanStar,
+    Algorithm::Linear,
+    Algorithm::CtaSltf,
+    Algorithm::Best,
+];
+
+#[test]
+fn each_generation_reproduces_its_catalogued_average_locate_from_bot() {
+    for name in ["lto5", "lto6", "lto7", "lto8", "lto9"] {
+        let model = drive(name);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let k = 40_000;
+        let mean = (0..k)
+            .map(|_| model.locate(Block(0), Block(rng.gen_range(0..model.capacity()))))
+            .sum::<f64>()
+            / k as f64;
+        let catalogued = entry(name)["mechanics"]["avg_locate_s"].as_float().unwrap();
+        assert!(
+            (mean - catalogued).abs() < 0.5,
+            "{name}: {mean} vs {catalogued}"
+        );
+    }
+}
+
+#[test]
+fn cta_sltf_needs_an_lto_model_and_linear_is_sort() {
+    let model = drive("lto9");
+    let problem = Problem::tape(&model, requests(&model, 30, 1), Block(0), None).unwrap();
+    let linear = run(&problem, Algorithm::Linear).unwrap();
+    assert_eq!(linear.order, run(&problem, Algorithm::Sort).unwrap().order);
+    let m =
+        seekplan_core::model::CostMatrix::from_rows(vec![vec![0.0, 1.0], vec![1.0, 0.0]]).unwrap();
+    let bare = Problem::matrix(&m, 0, None).unwrap();
+    assert!(matches!(
+        run(&bare, Algorithm::CtaSltf),
+        Err(Error::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn cta_sltf_decides_from_block_0_whatever_the_head() {
+    let model = drive("lto9");
+    let reqs = requests(&model, 40, 2);
+    let mid = Block(model.capacity() / 2 + 12_345);
+    let problem = Problem::tape(&model, reqs.clone(), mid, None).unwrap();
+    let s = run(&problem, Algorithm::CtaSltf).unwrap();
+    let bot = model.position(Block(0));
+    let first = (0..reqs.len())
+        .min_by(|&a, &b| {
+            let ca = cta_cost(bot, model.position(reqs[a].start));
+            let cb = cta_cost(bot, model.position(reqs[b].start));
+            ca.total_cmp(&cb).then(a.cmp(&b))
+        })
+        .unwrap();
+    assert_eq!(s.order[0], first);
+}
+
+#[test]
+fn sltf_with_cached_positions_matches_sltf_on_the_model() {
+    let model = uneven(5);
+    let reqs = requests(&model, 60, 6);
+    let problem = Problem::tape(&model, reqs, Block(777), Some(Block(0))).unwrap();
+    let mut remaining: Vec<usize> = (0..problem.len()).collect();
+    let mut head = Head::Start;
+    let mut expected = Vec::new();
+    while !remaining.is_empty() {
+        let k = (0..remaining.len())
+            .min_by(|&a, &b| {
+                let (ja, jb) = (remaining[a], remaining[b]);
+                (problem.locate(head, ja), ja)
+                    .partial_cmp(&(problem.locate(head, jb), jb))
+                    .unwrap()
+            })
+            .unwrap();
+        let j = remaining.swap_remove(k);
+        expected.push(j);
+        head = Head::After(j);
+    }
+    assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, expected);
+}
+
+#[test]
+fn best_on_a_large_batch_beats_cta_sltf_and_every_algorithm_it_runs() {
+    // Above 1,000 requests best times moves from cached positions.
+    let model = drive("lto9");
+    let problem = Problem::tape(&model, requests(&model, 1_100, 9), Block(0), None).unwrap();
+    let best = run(&problem, Algorithm::Best).unwrap();
+    let again = Schedule::evaluate(&problem, best.order.clone(), best.moves).unwrap();
+    assert!((again.total_s - best.total_s).abs() < 1e-6);
+    for algo in ALL_BUT_OPT.into_iter().filter(|&a| a != Algorithm::Loss) {
+        let other = run(&problem, algo).unwrap().total_s;
+        assert!(
+            best.total_s <= other + 1e-9,
+            "best {} > {algo} {other}",
+            best.total_s
+        );
+    }
+    let cta = run(&problem, Algorithm::CtaSltf).unwrap().total_s;
+    assert!(best.total_s < 0.9 * cta, "best {} cta {cta}", best.total_s);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn every_algorithm_on_lto_earns_its_cost_and_best_is_never_worse(
+        seed in any::<u64>(), n in 1usize..80, start_frac in 0.0f64..1.0, end in any::<bool>()
+    ) {
+        let model = uneven(seed);
+        let start = Block((start_frac * model.capacity() as f64) as u64);
+        let problem = Problem::tape(
+            &model, requests(&model, n, seed), start, end.then_some(Block(0))
+        ).unwrap();
+        let best = run(&problem, Algorithm::Best).unwrap().total_s;
+        for algo in ALL_BUT_OPT {
+            let s = run(&problem, algo).unwrap();
+            let mut sorted = s.order.clone();
+            sorted.sort_unstable();
+            prop_assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+            let again = Schedule::evaluate(&problem, s.order.clone(), s.moves).unwrap();
+            prop_assert!((again.total_s - s.total_s).abs() < 1e-6, "{}", algo);
+            prop_assert!(best <= s.total_s + 1e-9, "best {} > {} {}", best, algo, s.total_s);
+        }
+    }
+
+    #[test]
+    fn locates_are_positive_and_reads_end_after_their_data(seed in any::<u64>()) {
+        let model = uneven(seed);
+        for r in requests(&model, 50, seed) {
+            prop_assert!(model.locate(Block(0), r.start) > 0.0);
+            let read = model.read(r);
+            prop_assert_eq!(read.end.0, r.start.0 + model.blocks_of(r.bytes));
+            prop_assert!(read.seconds >= r.bytes as f64 / model.spec().rate_bps);
+        }
+    }
+}
+
+#[test]
+fn moves_are_locates_for_the_new_algorithms() {
+    let model = drive("lto7");
+    let problem = Problem::tape(&model, requests(&model, 20, 4), Block(0), None).unwrap();
+    for algo in [Algorithm::Linear, Algorithm::CtaSltf] {
+        assert_eq!(run(&problem, algo).unwrap().moves, Moves::Locate);
+    }
+}

@@ -1,0 +1,61 @@
+"""LTO tapes: the end-of-wrap list a drive reports (READ END OF WRAP POSITION)."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from pathlib import Path
+
+from seekplan.catalog import drive_entry
+from seekplan.errors import SeekplanError
+
+
+def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
+    """Last block of each wrap, from CSV with one column ``last_block`` and
+    one row per wrap (wrap 0 first); names the first bad line."""
+    try:
+        reader = csv.DictReader(lines)
+        if "last_block" not in (reader.fieldnames or []):
+            raise SeekplanError(f"{origin}: missing column 'last_block' (one row per wrap)")
+        blocks: list[int] = []
+        for row in reader:
+            where = f"{origin} line {reader.line_num}"
+            value = (row.get("last_block") or "").strip()
+            try:
+                block = int(value)
+            except ValueError:
+                raise SeekplanError(
+                    f"{where}: column 'last_block': {value!r} is not an integer"
+                ) from None
+            if block < 0:
+                raise SeekplanError(f"{where}: column 'last_block': {block} is negative")
+            if blocks and block <= blocks[-1]:
+                raise SeekplanError(
+                    f"{where}: column 'last_block': {block} is not after the previous "
+                    f"wrap's {blocks[-1]} (the list must increase)"
+                )
+            blocks.append(block)
+    except csv.Error as e:
+        raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
+    if not blocks:
+        raise SeekplanError(f"{origin}: no wraps listed")
+    return blocks
+
+
+def read_eowp(path: str | Path) -> list[int]:
+    """The end-of-wrap list from a CSV file (see :func:`parse_eowp`)."""
+    p = Path(path)
+    try:
+        with p.open(newline="") as f:
+            return parse_eowp(f, str(p))
+    except (OSError, UnicodeDecodeError) as e:
+        raise SeekplanError(f"cannot read {p}: {e}") from e
+
+
+def check_lto_drive(drive: str, devices: str | Path | None = None) -> None:
+    """Fails unless ``drive`` uses the LTO model (an end-of-wrap list needs one)."""
+    entry = drive_entry(drive, devices)
+    if entry.model != "lto":
+        raise SeekplanError(
+            f"--eowp needs an LTO drive (e.g. --drive lto9); {drive!r} uses the {entry.model} model"
+        )
