@@ -32,5 +32,21 @@ impl Error {
     }
 }
 
+/// Checks that every named figure is finite and positive; names the first that is not.
+pub fn require_positive(figures: &[(&str, f64)]) -> Result<()> {
+    match figures.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {
+        Some((field, v)) => Err(Error::invalid(*field, format!("must be positive, got {v}"))),
+        None => Ok(()),
+    }
+}
+
+/// Checks that every named figure is finite and not negative; names the first that is.
+pub fn require_non_negative(figures: &[(&str, f64)]) -> Result<()> {
+    match figures.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
+        Some((field, v)) => Err(Error::invalid(*field, format!("must be >= 0, got {v}"))),
+        None => Ok(()),
+    }
+}
+
 /// Result with the core's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -143,22 +143,11 @@ impl DiskSpec {
             ("short_a_s", self.short_a_s),
             ("long_a_s", self.long_a_s),
         ];
-        for (field, v) in positive {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(crate::Error::invalid(
-                    field,
-                    format!("must be > 0, got {v}"),
-                ));
-            }
-        }
-        for (field, v) in [("short_b_s", self.short_b_s), ("long_b_s", self.long_b_s)] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(crate::Error::invalid(
-                    field,
-                    format!("must be >= 0, got {v}"),
-                ));
-            }
-        }
+        crate::error::require_positive(&positive)?;
+        crate::error::require_non_negative(&[
+            ("short_b_s", self.short_b_s),
+            ("long_b_s", self.long_b_s),
+        ])?;
         if self.cylinders < 2 {
             return Err(crate::Error::invalid("cylinders", "must be at least 2"));
         }

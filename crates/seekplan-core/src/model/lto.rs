@@ -13,6 +13,7 @@
 
 use super::geometry::{Direction, Physical};
 use super::{Block, CostModel, Extent, Read};
+use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -65,14 +66,7 @@ impl LtoSpec {
             ("locate_mps", self.locate_mps),
             ("accel_mps2", self.accel_mps2),
         ];
-        for (field, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(Error::invalid(
-                    field,
-                    format!("must be positive, got {value}"),
-                ));
-            }
-        }
+        require_positive(&positive)?;
         let non_negative = [
             ("reversal_s", self.reversal_s),
             ("wrap_change_s", self.wrap_change_s),
@@ -80,11 +74,7 @@ impl LtoSpec {
             ("overhead_s", self.overhead_s),
             ("turn_s", self.turn_s),
         ];
-        for (field, value) in non_negative {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(Error::invalid(field, format!("must be >= 0, got {value}")));
-            }
-        }
+        require_non_negative(&non_negative)?;
         if self.lpos_max <= self.lpos_min {
             return Err(Error::invalid("lpos_max", "must exceed lpos_min"));
         }

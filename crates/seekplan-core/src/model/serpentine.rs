@@ -5,6 +5,7 @@
 
 use super::geometry::{classify, Direction, Physical, SeekClass};
 use super::{Block, CostModel, Extent, Read};
+use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -50,25 +51,14 @@ impl SerpentineSpec {
             ("traverse_s", self.traverse_s),
             ("keypoint_read_factor", self.keypoint_read_factor),
         ];
-        for (field, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(Error::invalid(
-                    field,
-                    format!("must be positive, got {value}"),
-                ));
-            }
-        }
+        require_positive(&positive)?;
         let non_negative = [
             ("reverse_s", self.reverse_s),
             ("track_change_s", self.track_change_s),
             ("locate_overhead_s", self.locate_overhead_s),
             ("turn_s", self.turn_s),
         ];
-        for (field, value) in non_negative {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(Error::invalid(field, format!("must be >= 0, got {value}")));
-            }
-        }
+        require_non_negative(&non_negative)?;
         if self.capacity_bytes / self.block_bytes < self.tracks as u64 {
             return Err(Error::invalid("capacity_bytes", "fewer blocks than tracks"));
         }
