@@ -67,6 +67,41 @@ TABLE1 = {
 }
 TABLE1_ALGO = {"mlr1": "mpscan-star", "dlt2000": "mpscan-star", "dlt4000": "loss"}
 
+# Why a finding can fail in our model; the report prints the ones that did.
+WHY_WE_DIFFER = {
+    "small-overlap": (
+        "Small lists: our SLTF and MPScan* sit a few percent above OPT (see the evidence) "
+        "where the paper's curves overlap on a log scale. With two or three requests MPScan* "
+        "commits to a scan direction and SLTF to the nearest request, and in our model a "
+        "wrong first choice costs a full key-point back-up; the paper's drive model is "
+        "unpublished, so we cannot tell whether its back-ups were cheaper."
+    ),
+    "loss-marginal-above-1000": (
+        "LOSS vs MPScan* above 1000 requests: the two are within about 1 % of each other in "
+        "our runs, as in the paper, but the sign at 1024 differs. Our LOSS omits the 1978 "
+        "paper's rule for a node whose best in- and out-partner coincide (the only public "
+        "implementation applies it inconsistently), and our request lists are fewer, so a "
+        "1 % difference is within noise."
+    ),
+    "read-wins-beyond-2100": (
+        "READ crossover: our schedules for long lists are 10-20 % cheaper per request than "
+        "the paper's (Table 1 at 1024: 4.4 s against 5.4 s), so READ overtakes later. Our "
+        "model charges every locate the same small overhead; the real MLR1 evidently pays "
+        "more per short seek, and the paper's schedules were computed with a model that "
+        "was itself ±5 % off the drive (its Figure 11), which costs schedules quality. We "
+        "calibrated only on the two published averages and did not fit the overhead to "
+        "this crossover."
+    ),
+    "table1-mlr1": (
+        "Table 1: the further a size is from the calibration points (1 request, FIFO), the "
+        "more our per-request times drift from the paper's; see the read-crossover note."
+    ),
+    "196-requests": (
+        "196 requests: see the read-crossover note; our MPScan* schedules are cheaper than "
+        "the paper's measured ones at this size."
+    ),
+}
+
 
 def _point(args: tuple[str, int, int, tuple[str, ...]]) -> dict[str, tuple[float, float]]:
     """One request list ordered by each algorithm: {algo: (total_s, cpu_s)}."""
@@ -381,6 +416,12 @@ def _report(
     )
     rep.heading("The paper's findings")
     rep.claims(results["claims"])
+    failed = {c["id"] for c in results["claims"] if not c["holds"]}
+    notes = [text for cid, text in WHY_WE_DIFFER.items() if cid in failed]
+    if notes:
+        rep.heading("Where we differ, and why")
+        for text in notes:
+            rep.text(text)
     rep.heading("Table 1: seconds per request, ours beside the paper's")
     rows = []
     for n in TABLE1["mlr1"]:
