@@ -1,6 +1,7 @@
 //! What a run measured: D-request response times and fairness, glitches,
 //! queue left at each round's end, and the time C-requests take.
 
+use super::trace::{RoundTrace, Served};
 use serde::Serialize;
 
 /// Running sums a simulation updates as it serves requests.
@@ -17,6 +18,7 @@ pub struct Metrics {
     c_busy_s: f64,
     c_scan_s: f64,
     round_s: f64,
+    trace: Option<Vec<RoundTrace>>,
 }
 
 impl Metrics {
@@ -28,8 +30,51 @@ impl Metrics {
         }
     }
 
+    /// The same sums, also recording every round's services.
+    pub fn traced(self) -> Self {
+        Metrics {
+            trace: Some(Vec::new()),
+            ..self
+        }
+    }
+
+    /// Whether services are being recorded.
+    pub fn is_tracing(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    /// A round from `start_s` to `end_s` begins (recorded when tracing).
+    pub fn round_begin(&mut self, start_s: f64, end_s: f64) {
+        if let Some(t) = &mut self.trace {
+            t.push(RoundTrace {
+                start_s,
+                end_s,
+                ..Default::default()
+            });
+        }
+    }
+
+    /// Records a service in the current round (when tracing).
+    pub fn record(&mut self, served: Served) {
+        if let Some(round) = self.current() {
+            round.served.push(served);
+        }
+    }
+
+    /// The recorded rounds (None unless tracing), leaving none behind.
+    pub fn take_trace(&mut self) -> Option<Vec<RoundTrace>> {
+        self.trace.take()
+    }
+
+    fn current(&mut self) -> Option<&mut RoundTrace> {
+        self.trace.as_mut().and_then(|t| t.last_mut())
+    }
+
     /// A D-request finished `response_s` after it arrived.
     pub fn d_done(&mut self, response_s: f64) {
+        if let Some(round) = self.current() {
+            round.d_response_s += response_s;
+        }
         self.d_served += 1;
         self.d_response_sum += response_s;
         self.d_response_sq += response_s * response_s;
@@ -38,6 +83,10 @@ impl Metrics {
 
     /// A C-request was served, taking `service_s`; `late` if after its round.
     pub fn c_done(&mut self, service_s: f64, late: bool) {
+        if let Some(round) = self.current() {
+            round.c_busy_s += service_s;
+            round.glitches += u64::from(late);
+        }
         self.c_served += 1;
         self.c_busy_s += service_s;
         if late {
@@ -47,6 +96,9 @@ impl Metrics {
 
     /// `n` C-requests were never served in their round.
     pub fn c_missed(&mut self, n: usize) {
+        if let Some(round) = self.current() {
+            round.glitches += n as u64;
+        }
         self.glitches += n as u64;
     }
 

@@ -26,12 +26,14 @@ mod sstf;
 mod sweep;
 mod tps_scan_ci_opt;
 mod tps_scan_scan;
+mod trace;
 mod workload;
 
 pub use cluster_study::{cluster_study, ClusterGain};
 pub use metrics::{fairness, Metrics, Summary};
 pub use request::{Class, Request};
 pub use round::{Dir, Round};
+pub use trace::{RoundTrace, Served};
 pub use workload::Workload;
 
 use crate::model::disk::{DiskSpec, Head, Projection};
@@ -318,11 +320,25 @@ impl MediaConfig {
 
 /// Simulates `cfg.rounds` rounds of `algo` and returns what it measured.
 pub fn simulate(cfg: &MediaConfig, algo: Algorithm) -> Result<Summary> {
+    run(cfg, algo, Metrics::new(cfg.round_s)).map(|(summary, _)| summary)
+}
+
+/// [`simulate`], also returning every round's services in order (same
+/// results; slower, as each service is recorded).
+pub fn simulate_traced(cfg: &MediaConfig, algo: Algorithm) -> Result<(Summary, Vec<RoundTrace>)> {
+    let (summary, trace) = run(cfg, algo, Metrics::new(cfg.round_s).traced())?;
+    Ok((summary, trace.unwrap_or_default()))
+}
+
+fn run(
+    cfg: &MediaConfig,
+    algo: Algorithm,
+    mut metrics: Metrics,
+) -> Result<(Summary, Option<Vec<RoundTrace>>)> {
     cfg.validate()?;
     let disk = cfg.disk.projected(&cfg.projection);
     let policy = algo.policy(cfg);
     let mut workload = Workload::new(cfg)?;
-    let mut metrics = Metrics::new(cfg.round_s);
     let mut head = Head {
         cylinder: crate::model::disk::Cylinder(0),
         time_s: 0.0,
@@ -342,6 +358,7 @@ pub fn simulate(cfg: &MediaConfig, algo: Algorithm) -> Result<Summary> {
         };
         let c_scan_s = scan_time(&disk, at_start, &cs, dir);
         policy.order_c(&mut cs, dir);
+        metrics.round_begin(start_s, end_s);
         let mut round = Round::new(
             &disk,
             head,
@@ -361,7 +378,7 @@ pub fn simulate(cfg: &MediaConfig, algo: Algorithm) -> Result<Summary> {
             break;
         }
     }
-    Ok(metrics.summary(saturated))
+    Ok((metrics.summary(saturated), metrics.take_trace()))
 }
 
 /// The round's sweep starts at the end of its C-set nearer the head, so the

@@ -9,7 +9,8 @@
 
 use super::metrics::Metrics;
 use super::request::{Class, Request};
-use crate::model::disk::{Cylinder, DiskSpec, Head};
+use super::trace::Served;
+use crate::model::disk::{Access, Cylinder, DiskSpec, Head};
 use std::collections::VecDeque;
 
 /// Sweep direction over the cylinders.
@@ -218,7 +219,9 @@ impl<'a> Round<'a> {
     pub fn serve_d(&mut self, i: usize) {
         let d = self.pending.remove(i);
         debug_assert_eq!(d.class, Class::Discrete);
-        self.head = self.disk.serve(self.head, d.addr, d.bytes).0;
+        let (after, access) = self.disk.serve(self.head, d.addr, d.bytes);
+        self.record(&d, access, after);
+        self.head = after;
         self.metrics.d_done(self.head.time_s - d.arrival_s);
         self.admit();
     }
@@ -232,6 +235,7 @@ impl<'a> Round<'a> {
     pub fn serve_c(&mut self, i: usize) {
         let c = self.c_plan.remove(i);
         let (after, access) = self.disk.serve(self.head, c.addr, c.bytes);
+        self.record(&c, access, after);
         self.head = after;
         self.metrics
             .c_done(access.total_s(), after.time_s > self.end_s + 1e-12);
@@ -240,6 +244,25 @@ impl<'a> Round<'a> {
         }
         self.refresh_bound();
         self.admit();
+    }
+
+    /// Records serving `q` from the current head (only when tracing).
+    fn record(&mut self, q: &Request, access: Access, after: Head) {
+        if self.metrics.is_tracing() {
+            self.metrics.record(Served {
+                id: q.id,
+                class: q.class,
+                from: self.head.cylinder,
+                addr: q.addr,
+                bytes: q.bytes,
+                arrival_s: q.arrival_s,
+                start_s: self.head.time_s,
+                seek_s: access.seek_s,
+                rotation_s: access.rotation_s,
+                transfer_s: access.transfer_s,
+                end_s: after.time_s,
+            });
+        }
     }
 
     /// Serves every remaining C-request in plan order.
