@@ -16,7 +16,7 @@ from rich.table import Table
 from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
 from seekplan.io import read_matrix, read_requests, write_order
-from seekplan.ordering import DEFAULT_ALGO, order, order_matrix
+from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -79,7 +79,9 @@ def order_cmd(
         Path | None, typer.Argument(help="CSV with columns id,block,size (bytes)")
     ] = None,
     drive: Annotated[str, typer.Option(help="Catalogued drive (see `seekplan drives`)")] = "mlr1",
-    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    algo: Annotated[
+        str, typer.Option(help=f"Ordering algorithm: {', '.join(ALGORITHMS)}")
+    ] = DEFAULT_ALGO,
     start: Annotated[
         str, typer.Option(help="Head position: block or 'bot' (node for --matrix)")
     ] = "bot",
@@ -443,7 +445,9 @@ EowpOpt = Annotated[
 def ltfs_plan_cmd(
     directory: Annotated[Path, typer.Argument(help="A mounted LTFS volume (or a directory in it)")],
     drive: LtoDriveOpt = "lto9",
-    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    algo: Annotated[
+        str, typer.Option(help=f"Ordering algorithm: {', '.join(ALGORITHMS)}")
+    ] = DEFAULT_ALGO,
     eowp: EowpOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
     devices: DevicesOpt = None,
@@ -477,7 +481,9 @@ def ltfs_copy_cmd(
     directory: Annotated[Path, typer.Argument(help="A mounted LTFS volume (or a directory in it)")],
     dest: Annotated[Path, typer.Argument(help="Where to copy to; rerun to resume")],
     drive: LtoDriveOpt = "lto9",
-    algo: Annotated[str, typer.Option(help="Ordering algorithm")] = DEFAULT_ALGO,
+    algo: Annotated[
+        str, typer.Option(help=f"Ordering algorithm: {', '.join(ALGORITHMS)}")
+    ] = DEFAULT_ALGO,
     eowp: EowpOpt = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar")] = True,
     devices: DevicesOpt = None,
