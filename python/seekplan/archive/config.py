@@ -8,10 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from seekplan.errors import SeekplanError
+from seekplan.config import load_yaml, validate
 
 
 class _Strict(BaseModel):
@@ -86,15 +85,4 @@ class ArchiveConfig(_Strict):
 
 def load_config(path: Path) -> ArchiveConfig:
     """Reads and validates a YAML config; errors name the file and field."""
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except (OSError, yaml.YAMLError) as e:
-        raise SeekplanError(f"{path}: cannot read YAML ({e})") from e
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{path}: expected a mapping of config fields")
-    try:
-        return ArchiveConfig.model_validate(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise SeekplanError(f"{path}: {where}: {first['msg']}") from e
+    return validate(ArchiveConfig, load_yaml(path), str(path))

@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.config import load_yaml, validate
 
 
 class DiskParams(BaseModel):
@@ -91,31 +90,12 @@ class MediaStudy(BaseModel):
         return data
 
 
-def _where(err: dict[str, Any]) -> str:
-    return ".".join(str(p) for p in err["loc"]) or "config"
-
-
 def parse_study(data: Any, origin: str = "config") -> MediaStudy:
     """Validates a mapping; the error names the field and the bad value."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
-    try:
-        return MediaStudy.model_validate(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        value = first.get("input")
-        raise SeekplanError(f"{origin}: {_where(first)}: {first['msg']} (got {value!r})") from None
+    return validate(MediaStudy, data, origin)
 
 
 def load_study(path: str | Path) -> MediaStudy:
     """Reads and validates a YAML study config."""
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except OSError as e:
-        raise SeekplanError(f"{p}: cannot read ({e.strerror})") from None
-    except yaml.YAMLError as e:
-        raise SeekplanError(f"{p}: not valid YAML ({e})") from None
-    return parse_study(data, str(p))
+    return parse_study(load_yaml(p), str(p))

@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from seekplan.errors import SeekplanError
+from seekplan.config import load_yaml, validate
 
 
 class _Strict(BaseModel):
@@ -146,34 +145,15 @@ class RecallConfig(_Strict):
         }
 
 
-def _explain(e: ValidationError, origin: str) -> SeekplanError:
-    first = e.errors()[0]
-    field = ".".join(str(p) for p in first["loc"]) or "config"
-    return SeekplanError(f"{origin}: {field}: {first['msg']} (got {first.get('input')!r})")
-
-
 def parse_config(data: Any, origin: str = "config") -> RecallConfig:
     """A validated config from parsed YAML/JSON data."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping at the top level")
-    try:
-        return RecallConfig.model_validate(data)
-    except ValidationError as e:
-        raise _explain(e, origin) from None
+    return validate(RecallConfig, data, origin)
 
 
 def load_config(path: str | Path) -> RecallConfig:
     """Reads a YAML config; relative workload paths are relative to the file."""
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"cannot read {p}: {e}") from e
-    except yaml.YAMLError as e:
-        raise SeekplanError(f"{p}: invalid YAML: {e}") from e
-    config = parse_config(data, str(p))
+    config = parse_config(load_yaml(p), str(p))
     if isinstance(config.workload, FilesWorkload):
         w = config.workload
         config.workload = FilesWorkload(
