@@ -67,14 +67,19 @@ def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
     return requests
 
 
-def read_requests(path: str | Path) -> list[Request]:
-    """Requests from a CSV file (see :func:`parse_requests`)."""
+def read_lines(path: str | Path) -> list[str]:
+    """A text file's lines with their endings (for csv); unreadable is an error."""
     p = Path(path)
     try:
         with p.open(newline="") as f:
-            return parse_requests(f, str(p))
+            return f.readlines()
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
+
+
+def read_requests(path: str | Path) -> list[Request]:
+    """Requests from a CSV file (see :func:`parse_requests`)."""
+    return parse_requests(read_lines(path), str(path))
 
 
 def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[float]]:
@@ -117,12 +122,7 @@ def _parse_rows(reader: Iterable[list[str]], origin: str) -> list[list[float]]:
 
 def read_matrix(path: str | Path) -> list[list[float]]:
     """A square cost matrix from a CSV file (see :func:`parse_matrix`)."""
-    p = Path(path)
-    try:
-        with p.open(newline="") as f:
-            return parse_matrix(f, str(p))
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"cannot read {p}: {e}") from e
+    return parse_matrix(read_lines(path), str(path))
 
 
 ORDER_COLUMNS = ("rank", "id", "block", "size", "start_s", "end_s")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from seekplan.catalog import drive_entry
 from seekplan.errors import SeekplanError
+from seekplan.io import read_lines
 
 
 def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
@@ -44,12 +45,7 @@ def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
 
 def read_eowp(path: str | Path) -> list[int]:
     """The end-of-wrap list from a CSV file (see :func:`parse_eowp`)."""
-    p = Path(path)
-    try:
-        with p.open(newline="") as f:
-            return parse_eowp(f, str(p))
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"cannot read {p}: {e}") from e
+    return parse_eowp(read_lines(path), str(path))
 
 
 def check_lto_drive(drive: str, devices: str | Path | None = None) -> None:
