@@ -186,6 +186,15 @@ impl<'p> Dense<'p> {
                 }
                 f(order.len(), into, self.cost(r, depot));
             }
+            Source::Matrix(cost) => {
+                let w = self.n + 1;
+                let mut into = cost[depot * w + r];
+                for (k, &y) in order.iter().enumerate() {
+                    f(k, into, cost[r * w + y]);
+                    into = cost[y * w + r];
+                }
+                f(order.len(), into, cost[r * w + depot]);
+            }
             _ => {
                 let mut into = self.cost(depot, r);
                 for (k, &y) in order.iter().enumerate() {
