@@ -48,5 +48,22 @@ pub fn require_non_negative(figures: &[(&str, f64)]) -> Result<()> {
     }
 }
 
+/// The member of `all` whose `name` is `s`, or an error for `field` that
+/// lists every name (for enums users pick by name: algorithms, policies).
+pub fn parse_named<T: Copy>(
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+    s: &str,
+    field: &str,
+) -> Result<T> {
+    all.iter().copied().find(|&a| name(a) == s).ok_or_else(|| {
+        let names: Vec<_> = all.iter().map(|&a| name(a)).collect();
+        Error::invalid(
+            field,
+            format!("unknown {s:?}; choose one of {}", names.join(", ")),
+        )
+    })
+}
+
 /// Result with the core's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

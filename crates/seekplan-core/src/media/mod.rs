@@ -180,16 +180,7 @@ impl FromStr for Algorithm {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
         let key = s.trim().to_ascii_lowercase();
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == key)
-            .ok_or_else(|| {
-                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                Error::invalid(
-                    "algorithm",
-                    format!("unknown {s:?}; choose one of {}", names.join(", ")),
-                )
-            })
+        crate::error::parse_named(&Algorithm::ALL, Algorithm::name, &key, "algorithm")
     }
 }
 

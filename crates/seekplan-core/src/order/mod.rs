@@ -113,19 +113,7 @@ impl FromStr for Algorithm {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-                Error::invalid(
-                    "algo",
-                    format!(
-                        "unknown algorithm {s:?}; choose one of {}",
-                        names.join(", ")
-                    ),
-                )
-            })
+        crate::error::parse_named(&Algorithm::ALL, Algorithm::name, s, "algo")
     }
 }
 
