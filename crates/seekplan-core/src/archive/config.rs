@@ -2,6 +2,7 @@
 //! Blue Waters study (section 6.1) and checks that name the bad field.
 
 use super::{Policy, PolicyChoice, Scheme};
+use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -215,22 +216,6 @@ impl Default for ArchiveConfig {
     }
 }
 
-fn positive(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, format!("must be positive, got {v}")))
-    }
-}
-
-fn non_negative(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(Error::invalid(field, format!("must be >= 0, got {v}")))
-    }
-}
-
 impl ArchiveConfig {
     /// The policy choice this config makes.
     pub fn choice(&self) -> PolicyChoice {
@@ -269,9 +254,9 @@ impl ArchiveConfig {
                 return Err(Error::invalid(f, "must be positive"));
             }
         }
-        positive("platform.drive_rate_bps", p.drive_rate_bps)?;
-        positive("workload.rate_per_hour", w.rate_per_hour)?;
-        positive("scheduler.min_lb_interval_s", s.min_lb_interval_s)?;
+        require_positive(&[("platform.drive_rate_bps", p.drive_rate_bps)])?;
+        require_positive(&[("workload.rate_per_hour", w.rate_per_hour)])?;
+        require_positive(&[("scheduler.min_lb_interval_s", s.min_lb_interval_s)])?;
         for (f, v) in [
             ("platform.load_s", p.load_s),
             ("platform.unload_s", p.unload_s),
@@ -280,7 +265,7 @@ impl ArchiveConfig {
             ("scheduler.max_waiting_time_s", s.max_waiting_time_s),
             ("scheduler.max_imbalance", s.max_imbalance),
         ] {
-            non_negative(f, v)?;
+            require_non_negative(&[(f, v)])?;
         }
         for (f, v) in [
             ("workload.read_fraction", w.read_fraction),

@@ -2,6 +2,7 @@
 //! move between slots and drives, and what each move costs.
 
 use super::{ArchiveConfig, Piece, TapeId};
+use crate::model::{Block, CostModel, Extent, LinearModel};
 use std::collections::HashMap;
 
 /// One tape drive.
@@ -23,12 +24,11 @@ pub(crate) struct Hardware {
     tape_at: HashMap<TapeId, usize>,
     /// Time until which a running request has reserved a cartridge.
     tape_busy: HashMap<TapeId, f64>,
-    cap: f64,
-    rate: f64,
+    /// Locate and transfer times on a cartridge (offsets in bytes).
+    tape: LinearModel,
     load_s: f64,
     unload_s: f64,
     robot_s: f64,
-    full_locate_s: f64,
     /// Drive-seconds spent mounting, locating, transferring and unloading.
     pub busy_s: f64,
     /// Cartridge loads.
@@ -51,12 +51,19 @@ impl Hardware {
             arms: vec![0.0; p.robot_arms as usize],
             tape_at: HashMap::new(),
             tape_busy: HashMap::new(),
-            cap: p.tape_capacity_bytes as f64,
-            rate: p.drive_rate_bps,
+            // One-byte blocks so that layout offsets are the model's positions;
+            // the config was validated, so the model accepts its figures.
+            tape: LinearModel::new(
+                p.tape_capacity_bytes,
+                1,
+                p.drive_rate_bps,
+                p.full_locate_s,
+                0.0,
+            )
+            .expect("validated platform figures"),
             load_s: p.load_s,
             unload_s: p.unload_s,
             robot_s: p.robot_s,
-            full_locate_s: p.full_locate_s,
             busy_s: 0.0,
             mounts: 0,
         }
@@ -132,9 +139,12 @@ impl Hardware {
                 t = self.mount(drive, p.tape, t);
             }
             let d = &mut self.drives[drive];
-            let work = (p.offset as f64 - d.head as f64).abs() / self.cap * self.full_locate_s
-                + p.phys as f64 / self.rate;
-            d.head = p.offset + p.phys;
+            let read = self.tape.read(Extent {
+                start: Block(p.offset),
+                bytes: p.phys,
+            });
+            let work = self.tape.locate(Block(d.head), Block(p.offset)) + read.seconds;
+            d.head = read.end.0;
             t += work;
             self.busy_s += work;
         }
