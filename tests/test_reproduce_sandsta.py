@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from seekplan.experiments.sandsta import OPT_MAX, SIZES
 
@@ -43,3 +44,7 @@ def test_demo_writes_a_report(cli, tmp_path):
     assert (tmp_path / "demo" / "report.html").exists()
     rows = (tmp_path / "demo" / "order.csv").read_text().splitlines()
     assert rows[0] == "rank,id,block,size,start_s,end_s" and len(rows) == 201
+    # The headline figures are printed, and best is measured faster than FIFO.
+    best, fifo = re.search(r"best ([\d.]+) min, FIFO ([\d.]+) min", r.output).groups()
+    assert float(best) < float(fifo)
+    assert re.search(r"by 4 tapes \d+ MB/s, random \d+ MB/s", r.output)

@@ -240,8 +240,10 @@ def demo_cmd(
     """Order a batch on a catalogued drive, replay it, and write a report."""
     from seekplan.demo import run_demo
 
-    report = run_demo(out)
-    console.print(f"demo written: {report}")
+    result = run_demo(out)
+    for line in result.headlines:
+        console.print(line)
+    console.print(f"demo written: {result.report}")
 
 
 simulate_app = typer.Typer(
