@@ -214,3 +214,4 @@ def test_ltfs_copy_cli_copies_everything_and_refuses_a_destination_inside(
     assert "copied 0 files" in r.output
     r = cli("ltfs", "copy", root, root / "inner", "--no-progress")
     assert r.exit_code == 2 and "inside the volume" in r.output
+    assert not (root / "inner").exists()  # nothing written to the tape

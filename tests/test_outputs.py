@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from seekplan.errors import SeekplanError
-from seekplan.io import write_json, write_order
+from seekplan.io import to_json, write_json, write_order
 
 #: Every verb with an output path: (arguments before it, the option or None
 #: for a positional, whether it expects a file (else a directory)).
@@ -85,5 +85,7 @@ def test_json_writer_refuses_non_finite_numbers_naming_the_field(tmp_path: Path)
     with pytest.raises(SeekplanError, match=r"'runs\.1\.total_s' is not a finite number"):
         write_json(out, {"runs": [{"total_s": 1.0}, {"total_s": float("inf")}]})
     assert not out.exists()
-    write_json(out, {"total_s": 1.5})
-    assert json.loads(out.read_text()) == {"total_s": 1.5}
+    write_json(out, {"total_s": 1.5, "sem_s": float("nan")})  # undefined: null
+    assert json.loads(out.read_text()) == {"total_s": 1.5, "sem_s": None}
+    with pytest.raises(SeekplanError, match=r"'total_s' is not a finite number"):
+        to_json({"total_s": float("nan")})

@@ -506,8 +506,9 @@ def ltfs_copy_cmd(
     devices: DevicesOpt = None,
 ) -> None:
     """Copy a volume's files in tape order; an interrupted copy resumes where it stopped."""
-    from seekplan.ltfs import copy, plan
+    from seekplan.ltfs import check_destination, copy, plan
 
+    check_destination(directory, dest)
     output_dir(dest, "DEST")
     p = plan(directory, drive, algo, _eowp(eowp, drive, devices), devices)
     copied, skipped = copy(directory, dest, p, show_progress=progress, verify=verify)

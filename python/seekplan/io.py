@@ -228,9 +228,23 @@ def _non_finite(data: object, where: str = "") -> str | None:
     return None
 
 
-def to_json(data: object, indent: int | None = None) -> str:
-    """JSON text of ``data``; NaN or infinity (not JSON) is an error naming
-    the field, never written as ``Infinity``."""
+def _nan_to_null(data: object) -> object:
+    if isinstance(data, float) and math.isnan(data):
+        return None
+    if isinstance(data, dict):
+        return {k: _nan_to_null(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_nan_to_null(v) for v in data]
+    return data
+
+
+def to_json(data: object, indent: int | None = None, nan_as_null: bool = False) -> str:
+    """JSON text of ``data``. Infinity (not JSON; an overflow, never a result)
+    is an error naming the field, never written as ``Infinity``; so is NaN,
+    unless ``nan_as_null`` writes it as ``null`` (a statistic that is
+    undefined, such as the spread of a single run)."""
+    if nan_as_null:
+        data = _nan_to_null(data)
     try:
         return json.dumps(data, indent=indent, allow_nan=False)
     except ValueError as e:
@@ -270,5 +284,7 @@ def write_order(path: str | Path, rows: Sequence[dict[str, object]]) -> None:
 
 
 def write_json(path: str | Path, data: object) -> None:
-    """Writes JSON atomically (see :func:`write_atomic` and :func:`to_json`)."""
-    write_atomic(path, to_json(data, indent=2) + "\n")
+    """Writes JSON atomically (see :func:`write_atomic`): NaN, which result
+    files use for an undefined statistic, as ``null``; infinity is an error
+    (see :func:`to_json`)."""
+    write_atomic(path, to_json(data, indent=2, nan_as_null=True) + "\n")

@@ -355,11 +355,18 @@ def _claimed_elsewhere(dest: Path, own: Path) -> dict[str, str]:
     return claimed
 
 
+def check_destination(root: Path, dest: Path) -> None:
+    """Fails if ``dest`` lies inside the volume ``root`` (nothing may be
+    written to the tape, and the copy would copy itself)."""
+    root, dest = root.resolve(), dest.resolve()
+    if dest == root or root in dest.parents:
+        raise SeekplanError(f"destination {dest} lies inside the volume {root}")
+
+
 def _prepare(root: Path, dest: Path, the_plan: Plan) -> tuple[Path, Path]:
     """Checks the destination and makes its reserved directory; returns
     (journal, temporaries directory)."""
-    if dest == root or root in dest.parents:
-        raise SeekplanError(f"destination {dest} lies inside the volume {root}")
+    check_destination(root, dest)
     clash = [f.path for f in the_plan.files if f.path.split("/")[0] == STATE_DIR]
     if clash:
         raise SeekplanError(
