@@ -14,7 +14,14 @@ import pytest
 from seekplan import _core
 from seekplan.catalog import load_catalog, make_drive
 from seekplan.errors import SeekplanError
-from seekplan.ltfs import JOURNAL, copy, plan
+from seekplan.ltfs import (
+    STATE_DIR,
+    copy,
+    journal_path,
+    plan,
+    read_journal,
+    volume_identity,
+)
 from seekplan.lto import parse_eowp
 
 LTO9_WRAPS = 280
@@ -174,25 +181,25 @@ def test_ltfs_copy_resumes_without_recopying_or_losing_a_file(
     real = ltfs._copy_one
     calls: list[str] = []
 
-    def interrupted(src: Path, dst: Path, advance) -> None:  # type: ignore[no-untyped-def]
+    def interrupted(src, dst, tmp_dir, f, advance):  # type: ignore[no-untyped-def]
         if len(calls) == 5:
             raise KeyboardInterrupt
         calls.append(src.relative_to(root).as_posix())
-        real(src, dst, advance)
+        return real(src, dst, tmp_dir, f, advance)
 
     monkeypatch.setattr(ltfs, "_copy_one", interrupted)
     with pytest.raises(KeyboardInterrupt):
         copy(root, dest, the_plan, show_progress=False)
     assert calls == [f.path for f in the_plan.files[:5]]
     calls.clear()
-    monkeypatch.setattr(ltfs, "_copy_one", lambda s, d, a: (calls.append("x"), real(s, d, a)))
+    monkeypatch.setattr(ltfs, "_copy_one", lambda *a: (calls.append("x"), real(*a))[1])
     copied, skipped = copy(root, dest, the_plan, show_progress=False)
     assert (copied, skipped) == (7, 5) and len(calls) == 7
     for rel, data in contents.items():
         assert (dest / rel).read_bytes() == data
-    assert not list(dest.rglob("*.seekplan-partial"))
-    journal = [json.loads(line)["path"] for line in (dest / JOURNAL).read_text().splitlines()]
-    assert journal == [f.path for f in the_plan.files]
+    assert not list((dest / STATE_DIR / "tmp").iterdir())
+    _, done = read_journal(journal_path(dest, volume_identity(root)))
+    assert list(done) == [f.path for f in the_plan.files]
 
 
 def test_ltfs_copy_cli_copies_everything_and_refuses_a_destination_inside(
@@ -207,3 +214,4 @@ def test_ltfs_copy_cli_copies_everything_and_refuses_a_destination_inside(
     assert "copied 0 files" in r.output
     r = cli("ltfs", "copy", root, root / "inner", "--no-progress")
     assert r.exit_code == 2 and "inside the volume" in r.output
+    assert not (root / "inner").exists()  # nothing written to the tape

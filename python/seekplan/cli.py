@@ -15,7 +15,7 @@ from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
-from seekplan.io import read_matrix, read_requests, write_order
+from seekplan.io import output_dir, output_file, read_matrix, read_requests, to_json, write_order
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 
 app = typer.Typer(
@@ -103,6 +103,8 @@ def order_cmd(
     devices: DevicesOpt = None,
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    if out is not None:
+        output_file(out)
     start_pos = _position(start, "--start") or 0
     end_pos = _position(end, "--end")
     if matrix is not None:
@@ -125,7 +127,7 @@ def order_cmd(
             write_order(out, result.rows)
     summary = result.summary()
     if as_json:
-        sys.stdout.write(json.dumps(summary) + "\n")
+        sys.stdout.write(to_json(summary) + "\n")
         return
     if matrix is None and out is None:
         table = Table(*("rank", "id", "block", "size", "start_s", "end_s"))
@@ -217,6 +219,7 @@ def reproduce_cmd(
     from seekplan.experiments import runner
 
     run = runner(name)
+    output_dir(out)
     if scheduler is not None:
         import inspect
 
@@ -240,6 +243,7 @@ def demo_cmd(
     """Order a batch on a catalogued drive, replay it, and write a report."""
     from seekplan.demo import run_demo
 
+    output_dir(out)
     result = run_demo(out)
     for line in result.headlines:
         console.print(line)
@@ -268,6 +272,7 @@ def simulate_recall_cmd(
     from seekplan.recall import load_config, simulate
     from seekplan.recall.report import write_run
 
+    output_dir(out)
     cfg = load_config(config)
     result = simulate(cfg)
     report = write_run(out, cfg.model_dump(mode="json"), result)
@@ -291,9 +296,9 @@ def simulate_archive_cmd(
     from seekplan.archive import load_config, simulate
     from seekplan.io import write_json
 
+    output_dir(out)
     cfg = load_config(config)
     metrics = simulate(cfg)
-    out.mkdir(parents=True, exist_ok=True)
     write_json(out / "metrics.json", {"config": cfg.model_dump(exclude_none=True), **metrics})
     table = Table("metric", "value")
     for key, value in metrics.items():
@@ -316,6 +321,7 @@ def simulate_media_cmd(
     from seekplan.media import load_study, run_study
     from seekplan.media.report import write
 
+    output_dir(out)
     study = load_study(config)
     per = run_study(study, workers=workers)
     results = write(out, study, per, f"seekplan simulate media {config} --out {out}")
@@ -353,7 +359,7 @@ def fit_seeks_cmd(
     result = fit_seeks(*read_seek_log(log), capacity=capacity, tracks=tracks)
     _warn(result.warnings)
     if as_json:
-        sys.stdout.write(json.dumps(result.to_dict()) + "\n")
+        sys.stdout.write(to_json(result.to_dict()) + "\n")
         return
     if result.model == "helical":
         line = result.lines[0]
@@ -399,12 +405,14 @@ def fit_track_starts_cmd(
 
     if tracks is not None and tracks < 1:
         raise SeekplanError(f"--tracks {tracks}: must be positive")
+    if out is not None:
+        output_file(out)
     result = find_track_starts(*read_block_log(log), read=read, tracks=tracks, capacity=capacity)
     _warn(result.warnings)
     if out is not None:
         write_json(out, result.geometry())
     if as_json:
-        sys.stdout.write(json.dumps({"track_starts": result.track_starts}) + "\n")
+        sys.stdout.write(to_json({"track_starts": result.track_starts}) + "\n")
         return
     method = "Read-Turn" if read else "Write-Turn"
     console.print(
@@ -433,6 +441,11 @@ def _layout(
     """The tape layout `seekplan order` was given: track starts or an LTO end-of-wrap list."""
     if track_starts is not None and eowp is not None:
         raise SeekplanError("give either --track-starts (serpentine) or --eowp (LTO), not both")
+    if track_starts is not None and drive_entry(drive, devices).model == "lto":
+        raise SeekplanError(
+            f"--track-starts is serpentine geometry; {drive!r} is an LTO drive: "
+            "give its end-of-wrap list with --eowp instead"
+        )
     return _track_starts(track_starts) or _eowp(eowp, drive, devices)
 
 
@@ -465,7 +478,7 @@ def ltfs_plan_cmd(
             "directory_order_s": p.directory_order_s,
             "files": [f.__dict__ for f in p.files],
         }
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(to_json(out) + "\n")
         return
     table = Table("rank", "path", "partition", "startblock", "size")
     for rank, f in enumerate(p.files):
@@ -488,13 +501,19 @@ def ltfs_copy_cmd(
     ] = DEFAULT_ALGO,
     eowp: EowpOpt = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar")] = True,
+    verify: Annotated[
+        bool,
+        typer.Option(help="On resume, re-read copied files and check their SHA-256 too"),
+    ] = False,
     devices: DevicesOpt = None,
 ) -> None:
     """Copy a volume's files in tape order; an interrupted copy resumes where it stopped."""
-    from seekplan.ltfs import copy, plan
+    from seekplan.ltfs import check_destination, copy, plan
 
+    check_destination(directory, dest)
+    output_dir(dest, "DEST")
     p = plan(directory, drive, algo, _eowp(eowp, drive, devices), devices)
-    copied, skipped = copy(directory, dest, p, show_progress=progress)
+    copied, skipped = copy(directory, dest, p, show_progress=progress, verify=verify)
     console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 

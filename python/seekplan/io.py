@@ -4,9 +4,12 @@ reader names the line and column of the first bad value."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +25,11 @@ class Request:
     size: int
 
 
+#: The largest block or size the core's integer types hold (i64).
+MAX_INT = 2**63 - 1
+BOM = "\ufeff"
+
+
 def _int_field(value: str, name: str, where: str, minimum: int) -> int:
     try:
         number = int(value.strip())
@@ -31,24 +39,45 @@ def _int_field(value: str, name: str, where: str, minimum: int) -> int:
         raise SeekplanError(f"{where}: column {name!r}: {number} is negative")
     if number < minimum:
         raise SeekplanError(f"{where}: column {name!r}: {number} must be at least {minimum}")
+    if number > MAX_INT:
+        raise SeekplanError(f"{where}: column {name!r}: {number} is larger than {MAX_INT}")
     return number
+
+
+def strip_bom(lines: Iterable[str]) -> Iterator[str]:
+    """``lines`` without a UTF-8 byte-order mark at the start of the first."""
+    for i, line in enumerate(lines):
+        yield line.removeprefix(BOM) if i == 0 else line
+
+
+def check_header(header: Sequence[str], required: Sequence[str], origin: str) -> None:
+    """Fails, naming line 1, on a header with a column twice or without a
+    ``required`` column (csv.DictReader would silently keep the last twin)."""
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise SeekplanError(f"{origin} line 1: column {name!r} appears twice in the header")
+        seen.add(name)
+    missing = [c for c in required if c not in seen]
+    if len(required) == 1 and missing:
+        raise SeekplanError(f"{origin} line 1: missing column {required[0]!r}")
+    if missing:
+        raise SeekplanError(
+            f"{origin} line 1: missing column(s) {', '.join(missing)}; "
+            f"expected header {','.join(required)}"
+        )
 
 
 def parse_requests(lines: Iterable[str], origin: str = "requests") -> list[Request]:
     """Requests from CSV text with columns id, block, size (bytes, > 0)."""
     try:
-        return _parse_requests(csv.DictReader(lines), origin)
+        return _parse_requests(csv.DictReader(strip_bom(lines)), origin)
     except csv.Error as e:
         raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
 
 
 def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
-    header = reader.fieldnames or []
-    missing = [c for c in ("id", "block", "size") if c not in header]
-    if missing:
-        raise SeekplanError(
-            f"{origin}: missing column(s) {', '.join(missing)}; expected header id,block,size"
-        )
+    check_header(reader.fieldnames or [], ("id", "block", "size"), origin)
     seen: dict[str, int] = {}
     requests = []
     for row in reader:
@@ -71,7 +100,7 @@ def read_lines(path: str | Path) -> list[str]:
     """A text file's lines with their endings (for csv); unreadable is an error."""
     p = Path(path)
     try:
-        with p.open(newline="") as f:
+        with p.open(newline="", encoding="utf-8-sig") as f:
             return f.readlines()
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
@@ -85,7 +114,7 @@ def read_requests(path: str | Path) -> list[Request]:
 def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[float]]:
     """A square matrix of seconds from CSV text without a header."""
     try:
-        rows = _parse_rows(csv.reader(lines), origin)
+        rows = _parse_rows(csv.reader(strip_bom(lines)), origin)
     except csv.Error as e:
         raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
     if not rows:
@@ -95,6 +124,7 @@ def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[floa
             raise SeekplanError(
                 f"{origin}: not square: row {number} has {len(row)} entries, expected {len(rows)}"
             )
+    check_costs(rows, origin)
     return rows
 
 
@@ -120,6 +150,20 @@ def _parse_rows(reader: Iterable[list[str]], origin: str) -> list[list[float]]:
     return rows
 
 
+def check_costs(costs: Sequence[Sequence[float]], origin: str = "matrix") -> None:
+    """Fails unless every cost is a finite time >= 0 (naming row and column)
+    and a path through all nodes stays finite: the sum of the row maxima
+    bounds every order's total, so it must not overflow to infinity."""
+    for i, row in enumerate(costs, start=1):
+        for j, v in enumerate(row, start=1):
+            if not math.isfinite(v) or v < 0:
+                raise SeekplanError(f"{origin} row {i} column {j}: {v} must be a finite time >= 0")
+    if not math.isfinite(sum(max(row, default=0.0) for row in costs)):
+        raise SeekplanError(
+            f"{origin}: costs too large: a total over them overflows to infinity; rescale them"
+        )
+
+
 def read_matrix(path: str | Path) -> list[list[float]]:
     """A square cost matrix from a CSV file (see :func:`parse_matrix`)."""
     return parse_matrix(read_lines(path), str(path))
@@ -128,20 +172,119 @@ def read_matrix(path: str | Path) -> list[list[float]]:
 ORDER_COLUMNS = ("rank", "id", "block", "size", "start_s", "end_s")
 
 
+def _probe(directory: Path, shown: str) -> None:
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as e:
+        raise SeekplanError(f"{shown}: cannot write in {directory}: {e.strerror or e}") from e
+
+
+def output_file(path: str | Path, option: str = "--out") -> Path:
+    """Checks, before any work, that ``path`` can be written as a file: not a
+    directory, its directory creatable and writable. Names ``option``."""
+    p = Path(path)
+    shown = f"{option} {p}"
+    if p.is_dir():
+        raise SeekplanError(f"{shown}: is a directory; expected a file name")
+    parent = p.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SeekplanError(f"{shown}: cannot create {parent}: {e.strerror or e}") from e
+    _probe(parent, shown)
+    return p
+
+
+def output_dir(path: str | Path, option: str = "--out") -> Path:
+    """Checks, before any work, that ``path`` is (or can be made) a writable
+    directory. Names ``option``."""
+    p = Path(path)
+    shown = f"{option} {p}"
+    if p.exists() and not p.is_dir():
+        raise SeekplanError(f"{shown}: is a file; expected a directory")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SeekplanError(f"{shown}: cannot create the directory: {e.strerror or e}") from e
+    _probe(p, shown)
+    return p
+
+
+def _non_finite(data: object, where: str = "") -> str | None:
+    """The key path of the first NaN or infinity in ``data``, if any."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return where or "value"
+    if isinstance(data, dict):
+        items: Iterable[tuple[object, object]] = data.items()
+    elif isinstance(data, list | tuple):
+        items = enumerate(data)
+    else:
+        return None
+    for key, value in items:
+        found = _non_finite(value, f"{where}.{key}" if where else str(key))
+        if found:
+            return found
+    return None
+
+
+def _nan_to_null(data: object) -> object:
+    if isinstance(data, float) and math.isnan(data):
+        return None
+    if isinstance(data, dict):
+        return {k: _nan_to_null(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_nan_to_null(v) for v in data]
+    return data
+
+
+def to_json(data: object, indent: int | None = None, nan_as_null: bool = False) -> str:
+    """JSON text of ``data``. Infinity (not JSON; an overflow, never a result)
+    is an error naming the field, never written as ``Infinity``; so is NaN,
+    unless ``nan_as_null`` writes it as ``null`` (a statistic that is
+    undefined, such as the spread of a single run)."""
+    if nan_as_null:
+        data = _nan_to_null(data)
+    try:
+        return json.dumps(data, indent=indent, allow_nan=False)
+    except ValueError as e:
+        field = _non_finite(data)
+        if field is None:
+            raise
+        raise SeekplanError(
+            f"result field {field!r} is not a finite number; refusing to write invalid JSON"
+        ) from e
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Writes ``text`` to ``path`` through a temporary in the same directory
+    and a rename, so an interrupted run never leaves half a file; on failure
+    the temporary is removed and a SeekplanError names ``path``."""
+    p = Path(path)
+    tmp: Path | None = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", newline="") as f:  # type: ignore[union-attr]
+            f.write(text)
+        os.replace(tmp, p)  # type: ignore[arg-type]
+        tmp = None
+    except OSError as e:
+        raise SeekplanError(f"cannot write {p}: {e.strerror or e}") from e
+    finally:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+
+
 def write_order(path: str | Path, rows: Sequence[dict[str, object]]) -> None:
     """Writes an order CSV (columns rank,id,block,size,start_s,end_s) atomically."""
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    with tmp.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=ORDER_COLUMNS, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
-    tmp.replace(p)
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ORDER_COLUMNS, extrasaction="ignore")
+    w.writeheader()
+    w.writerows(rows)
+    write_atomic(path, buf.getvalue())
 
 
 def write_json(path: str | Path, data: object) -> None:
-    """Writes JSON atomically, so an interrupted run never leaves half a file."""
-    p = Path(path)
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
-    tmp.replace(p)
+    """Writes JSON atomically (see :func:`write_atomic`): NaN, which result
+    files use for an undefined statistic, as ``null``; infinity is an error
+    (see :func:`to_json`)."""
+    write_atomic(path, to_json(data, indent=2, nan_as_null=True) + "\n")

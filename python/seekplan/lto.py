@@ -8,16 +8,15 @@ from pathlib import Path
 
 from seekplan.catalog import drive_entry
 from seekplan.errors import SeekplanError
-from seekplan.io import read_lines
+from seekplan.io import check_header, read_lines, strip_bom
 
 
 def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
     """Last block of each wrap, from CSV with one column ``last_block`` and
     one row per wrap (wrap 0 first); names the first bad line."""
     try:
-        reader = csv.DictReader(lines)
-        if "last_block" not in (reader.fieldnames or []):
-            raise SeekplanError(f"{origin}: missing column 'last_block' (one row per wrap)")
+        reader = csv.DictReader(strip_bom(lines))
+        check_header(reader.fieldnames or [], ("last_block",), origin)
         blocks: list[int] = []
         for row in reader:
             where = f"{origin} line {reader.line_num}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +13,7 @@ from typing import Any
 from seekplan import _core
 from seekplan.catalog import make_drive
 from seekplan.errors import SeekplanError
-from seekplan.io import Request
+from seekplan.io import MAX_INT, Request, check_costs
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
@@ -49,19 +51,65 @@ def _check_algo(algo: str) -> None:
         raise SeekplanError(f"unknown algorithm {algo!r}; choose one of {', '.join(ALGORITHMS)}")
 
 
+def whole_number(value: Any, what: str, minimum: int = 0) -> int:
+    """``value`` as an int in [minimum, 2^63-1]: an int, or a float with no
+    fractional part; anything else (1.9, "7", None, True) is an error naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise SeekplanError(f"{what}: {value!r} is not a number")
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+    elif math.isfinite(value) and float(value).is_integer():
+        number = int(value)
+    else:
+        raise SeekplanError(f"{what}: {value!r} is not a whole number")
+    if number < minimum or number > MAX_INT:
+        raise SeekplanError(f"{what}: {number} must lie between {minimum} and {MAX_INT}")
+    return number
+
+
+def _as_request(i: int, r: Any) -> Request:
+    if isinstance(r, Request):
+        rid, block, size = r.id, r.block, r.size
+    elif isinstance(r, Mapping):
+        missing = [k for k in ("id", "block", "size") if k not in r]
+        if missing:
+            raise SeekplanError(f"request {i}: missing key(s) {', '.join(missing)}")
+        rid, block, size = r["id"], r["block"], r["size"]
+    elif isinstance(r, Sequence) and not isinstance(r, str | bytes) and len(r) == 3:
+        rid, block, size = r
+    else:
+        raise SeekplanError(
+            f"request {i}: {r!r} is neither a Request, a mapping with id, block and size, "
+            "nor an (id, block, size) triple"
+        )
+    if not isinstance(rid, str | int) or isinstance(rid, bool) or str(rid) == "":
+        raise SeekplanError(f"request {i}: id {rid!r} must be a non-empty string or an integer")
+    return Request(
+        str(rid),
+        whole_number(block, f"request {i} ({rid}): block"),
+        whole_number(size, f"request {i} ({rid}): size", minimum=1),
+    )
+
+
 def _as_requests(requests: Iterable[Request | Mapping[str, Any] | Sequence[Any]]) -> list[Request]:
-    out = []
-    for i, r in enumerate(requests):
-        if isinstance(r, Request):
-            out.append(r)
-        elif isinstance(r, Mapping):
-            out.append(Request(str(r["id"]), int(r["block"]), int(r["size"])))
-        else:
-            rid, block, size = r
-            out.append(Request(str(rid), int(block), int(size)))
-        if out[-1].block < 0 or out[-1].size <= 0:
-            raise SeekplanError(f"request {i} ({out[-1].id}): block must be >= 0 and size > 0")
-    return out
+    if isinstance(requests, str | bytes | Mapping) or not isinstance(requests, Iterable):
+        raise SeekplanError(f"requests: {type(requests).__name__} is not a list of requests")
+    return [_as_request(i, r) for i, r in enumerate(requests)]
+
+
+def _as_costs(costs: Any) -> list[list[float]]:
+    if isinstance(costs, str | bytes) or not isinstance(costs, Sequence):
+        raise SeekplanError(f"costs: {type(costs).__name__} is not a list of rows")
+    rows = []
+    for i, row in enumerate(costs, start=1):
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence):
+            raise SeekplanError(f"costs row {i}: {row!r} is not a list of numbers")
+        for j, v in enumerate(row, start=1):
+            if isinstance(v, bool) or not isinstance(v, numbers.Real):
+                raise SeekplanError(f"costs row {i} column {j}: {v!r} is not a number")
+        rows.append([float(v) for v in row])
+    check_costs(rows, "costs")
+    return rows
 
 
 def order(
@@ -81,6 +129,8 @@ def order(
     """
     _check_algo(algo)
     reqs = _as_requests(requests)
+    start = whole_number(start, "start")
+    end = None if end is None else whole_number(end, "end")
     model = make_drive(drive, track_starts=track_starts, devices=devices)
     t0 = time.process_time()
     try:
@@ -113,9 +163,12 @@ def order_matrix(
     """Orders the nodes of a square matrix of locate times (row i, column j:
     seconds from i to j), head at node ``start``, finishing at ``end``."""
     _check_algo(algo)
+    rows = _as_costs(costs)
+    start = whole_number(start, "start")
+    end = None if end is None else whole_number(end, "end")
     t0 = time.process_time()
     try:
-        s = _core.order_costs([list(map(float, row)) for row in costs], algo, start=start, end=end)
+        s = _core.order_costs(rows, algo, start=start, end=end)
     except ValueError as e:
         raise SeekplanError(str(e)) from e
     cpu = time.process_time() - t0

@@ -12,22 +12,19 @@ from pathlib import Path
 import numpy as np
 
 from seekplan.errors import SeekplanError
+from seekplan.io import check_header, read_lines, strip_bom
 
 SEEK_COLUMNS = ("from_block", "to_block", "seconds")
 BLOCK_COLUMNS = ("block", "seconds")
 
 
 def _rows(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> list[list[float]]:
-    reader = csv.DictReader(lines)
-    header = [h.strip() for h in reader.fieldnames or []]
-    reader.fieldnames = header
-    missing = [c for c in columns if c not in header]
-    if missing:
-        raise SeekplanError(
-            f"{origin}: missing column(s) {', '.join(missing)}; expected header {','.join(columns)}"
-        )
     out = []
     try:
+        reader = csv.DictReader(strip_bom(lines))
+        header = [h.strip() for h in reader.fieldnames or []]
+        reader.fieldnames = header
+        check_header(header, columns, origin)
         for row in reader:
             where = f"{origin} line {reader.line_num}"
             values = []
@@ -82,21 +79,11 @@ def parse_block_log(
     return blocks, a[:, 1]
 
 
-def _open(path: str | Path) -> tuple[Path, str]:
-    p = Path(path)
-    try:
-        return p, p.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"cannot read {p}: {e}") from e
-
-
 def read_seek_log(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A seek log from a CSV file (see :func:`parse_seek_log`)."""
-    p, text = _open(path)
-    return parse_seek_log(text.splitlines(), str(p))
+    return parse_seek_log(read_lines(path), str(path))
 
 
 def read_block_log(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """A block log from a CSV file (see :func:`parse_block_log`)."""
-    p, text = _open(path)
-    return parse_block_log(text.splitlines(), str(p))
+    return parse_block_log(read_lines(path), str(path))

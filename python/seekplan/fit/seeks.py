@@ -5,6 +5,7 @@ squares by numpy; each line reports R² and the warnings a user must see
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,11 +75,19 @@ def _line(region: int, x: np.ndarray, y: np.ndarray, warnings: list[str], what: 
             "the log is too short or does not reach this region"
         )
     design = np.column_stack([np.ones_like(x), x])
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-    resid = y - design @ coef
-    total = float(np.sum((y - y.mean()) ** 2))
-    r2 = 1.0 - float(np.sum(resid**2)) / total if total > 0 else 1.0
-    rel = float(np.sqrt(np.mean(resid**2)) / max(float(np.mean(y)), 1e-12))
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
+        coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+        resid = y - design @ coef
+        total = float(np.sum((y - y.mean()) ** 2))
+        r2 = 1.0 - float(np.sum(resid**2)) / total if total > 0 else 1.0
+        rel = float(np.sqrt(np.mean(resid**2)) / max(float(np.mean(y)), 1e-12))
+    if not (np.all(np.isfinite(coef)) and math.isfinite(r2) and math.isfinite(rel)):
+        # An error, not a warning: a model whose quality cannot be measured
+        # must not be used, and a script must see the failure in the exit code.
+        raise SeekplanError(
+            f"{what}: the fit is not a number (R² {r2}); the times or distances are too "
+            "large for double-precision sums: rescale the log"
+        )
     if x.size < MIN_POINTS:
         warnings.append(
             f"{what}: only {x.size} seeks (want >= {MIN_POINTS}): coefficients are rough"

@@ -1,0 +1,91 @@
+"""Every CLI output path that is a directory where a file is expected (or a
+file where a directory is), or an unwritable place, is a clear error naming
+it with exit 2, checked before any work, never a traceback (issue 16)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from seekplan.errors import SeekplanError
+from seekplan.io import to_json, write_json, write_order
+
+#: Every verb with an output path: (arguments before it, the option or None
+#: for a positional, whether it expects a file (else a directory)).
+VERBS = [
+    (("order", "REQ"), "--out", True),
+    (("fit", "track-starts", "LOG"), "--out", True),
+    (("reproduce", "johnson-miller"), "--out", False),
+    (("demo",), "--out", False),
+    (("simulate", "recall", "CFG"), "--out", False),
+    (("simulate", "archive", "CFG"), "--out", False),
+    (("simulate", "media", "CFG"), "--out", False),
+    (("ltfs", "copy", "VOL"), None, False),
+]
+
+
+def _args(tmp_path: Path, before: tuple[str, ...], option: str | None, out: Path) -> list[str]:
+    names = {"REQ": "req.csv", "LOG": "log.csv", "CFG": "cfg.yaml", "VOL": "vol"}
+    args = [str(tmp_path / names[a]) if a in names else a for a in before]
+    return [*args, *([option] if option else []), str(out)]
+
+
+@pytest.mark.parametrize(("before", "option", "is_file"), VERBS)
+def test_wrong_kind_of_output_path_is_a_clear_error(
+    cli, tmp_path: Path, before: tuple[str, ...], option: str | None, is_file: bool
+) -> None:
+    out = tmp_path / "target"
+    if is_file:
+        out.mkdir()
+    else:
+        out.write_text("a file")
+    r = cli(*_args(tmp_path, before, option, out))
+    assert r.exit_code == 2, r.output
+    assert str(out) in r.output
+    assert ("is a directory" if is_file else "is a file") in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["target"]  # nothing left behind
+
+
+@pytest.mark.parametrize(("before", "option", "is_file"), VERBS)
+def test_unwritable_output_path_is_a_clear_error(
+    cli, tmp_path: Path, before: tuple[str, ...], option: str | None, is_file: bool
+) -> None:
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("x")
+    out = blocker / "sub" / ("out.csv" if is_file else "dir")  # under a file: cannot exist
+    r = cli(*_args(tmp_path, before, option, out))
+    assert r.exit_code == 2, r.output
+    assert str(out) in r.output and "Not a directory" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_order_out_writes_the_file_and_no_temporary(cli, tmp_path: Path, requests_csv) -> None:
+    out = tmp_path / "deep" / "order.csv"
+    r = cli("order", requests_csv, "--out", out)
+    assert r.exit_code == 0, r.output
+    assert out.read_text().startswith("rank,id,block,size,start_s,end_s")
+    assert [p.name for p in out.parent.iterdir()] == ["order.csv"]
+
+
+def test_writers_name_the_path_and_clean_up(tmp_path: Path) -> None:
+    target = tmp_path / "d"
+    target.mkdir()
+    with pytest.raises(SeekplanError, match=f"cannot write {target}"):
+        write_order(target, [])
+    with pytest.raises(SeekplanError, match=f"cannot write {target}"):
+        write_json(target, {})
+    assert list(tmp_path.iterdir()) == [target] and not list(target.iterdir())
+
+
+def test_json_writer_refuses_non_finite_numbers_naming_the_field(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    with pytest.raises(SeekplanError, match=r"'runs\.1\.total_s' is not a finite number"):
+        write_json(out, {"runs": [{"total_s": 1.0}, {"total_s": float("inf")}]})
+    assert not out.exists()
+    write_json(out, {"total_s": 1.5, "sem_s": float("nan")})  # undefined: null
+    assert json.loads(out.read_text()) == {"total_s": 1.5, "sem_s": None}
+    with pytest.raises(SeekplanError, match=r"'total_s' is not a finite number"):
+        to_json({"total_s": float("nan")})
