@@ -3,8 +3,8 @@
 //! This is the schema of `seekplan simulate recall`: `seekplan schema recall`
 //! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
 
-use super::{RecallSpec, Strategy};
-use crate::library::LibrarySpec;
+use super::{simulate, RecallOutcome, RecallSpec, Strategy};
+use crate::library::{Campaign, CampaignColumns, LibrarySpec};
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -202,6 +202,13 @@ impl RecallConfig {
             seed: self.seed,
         })
     }
+}
+
+/// Runs a user's config on a campaign given as columns: the one entry point
+/// of the bindings.
+pub fn run(config: &RecallConfig, campaign: CampaignColumns) -> Result<RecallOutcome> {
+    let spec = config.to_spec()?;
+    simulate(&spec, &Campaign::from_columns(campaign)?)
 }
 
 /// Renames a core library field to the path and unit users write.

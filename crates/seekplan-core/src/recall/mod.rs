@@ -8,7 +8,7 @@ mod requester;
 mod run;
 mod strategy;
 
-pub use config::{LibraryConfig, RecallConfig, RobotConfig, Workload};
+pub use config::{run, LibraryConfig, RecallConfig, RobotConfig, Workload};
 pub use metrics::{Metrics, Series};
 pub use requester::Requester;
 pub use run::{simulate, RecallOutcome, RecallSpec};
