@@ -47,9 +47,12 @@ def test_recall_defaults_come_from_the_core():
     assert cfg.data["strategy"] == {"name": "by-tapes", "tapes": 12}
     dcache = parse_config({"strategy": {"name": "dcache"}}).data["strategy"]
     assert dcache["min_request_count"] == 1000
-    assert parse_config({"strategy": {"name": "dcache", "min_request_count": None}}).data[
-        "strategy"
-    ]["min_request_count"] is None
+    assert (
+        parse_config({"strategy": {"name": "dcache", "min_request_count": None}}).data["strategy"][
+            "min_request_count"
+        ]
+        is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -67,6 +70,7 @@ def test_recall_errors_name_the_field_and_value(data, words):
         parse_config(data, "my.yaml")
     msg = str(e.value)
     assert msg.startswith("my.yaml: ")
+    assert "column" not in msg, "a position in the core's JSON would mislead a YAML user"
     for w in words:
         assert w in msg, msg
 

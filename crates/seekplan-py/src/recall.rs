@@ -7,12 +7,18 @@ use pyo3::prelude::*;
 use seekplan_core::library::CampaignColumns;
 use seekplan_core::recall::{run, RecallConfig};
 
-/// A RecallConfig from JSON; a serde error names the field's path.
+/// A RecallConfig from JSON; a serde error names the field's path. The
+/// position serde_json appends is in the JSON Python made, not in the user's
+/// YAML, so it is dropped.
 fn parse(config: &str) -> PyResult<RecallConfig> {
     let de = &mut serde_json::Deserializer::from_str(config);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        PyValueError::new_err(format!("{path}: {}", e.into_inner()))
+        let message = e.into_inner().to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(m, _)| m);
+        PyValueError::new_err(format!("{path}: {message}"))
     })
 }
 
