@@ -9,6 +9,7 @@ pub mod model;
 pub mod order;
 pub mod recall;
 pub mod schedule;
+pub mod schema;
 pub mod sim;
 
 pub use error::{Error, Result};

@@ -7,6 +7,7 @@ mod drive;
 mod lto;
 mod media;
 mod recall;
+mod schema;
 
 use drive::Drive;
 use pyo3::exceptions::PyValueError;
@@ -129,6 +130,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     lto::register(m)?;
     media::register(m)?;
     recall::register(m)?;
+    schema::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;

@@ -1,19 +1,42 @@
-//! Bindings of the recall simulator: a JSON spec and the campaign as parallel
-//! columns in, the outcome as JSON out.
+//! Bindings of the recall simulator: the user's config as JSON and the
+//! campaign as parallel columns in, the outcome as JSON out.
 
 use crate::err;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::library::{Campaign, FileSpec, TapeSpec};
-use seekplan_core::recall::{simulate, RecallSpec};
+use seekplan_core::library::CampaignColumns;
+use seekplan_core::recall::{run, RecallConfig};
 
-/// Runs one recall campaign; `spec` is a RecallSpec as JSON, files and tapes
-/// are parallel columns. Returns the outcome as JSON.
+/// A RecallConfig from JSON; a serde error names the field's path. The
+/// position serde_json appends is in the JSON Python made, not in the user's
+/// YAML, so it is dropped.
+fn parse(config: &str) -> PyResult<RecallConfig> {
+    let de = &mut serde_json::Deserializer::from_str(config);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(m, _)| m);
+        PyValueError::new_err(format!("{path}: {message}"))
+    })
+}
+
+/// The config with every default filled in, after the core's checks, as JSON.
+#[pyfunction]
+fn recall_config(config: &str) -> PyResult<String> {
+    let cfg = parse(config)?;
+    cfg.to_spec().map_err(err)?;
+    serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Runs one recall campaign; `config` is a RecallConfig as JSON, files and
+/// tapes are parallel columns. Returns the outcome as JSON.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_recall(
     py: Python<'_>,
-    spec: &str,
+    config: &str,
     dataset: Vec<u32>,
     tape: Vec<u32>,
     block: Vec<u64>,
@@ -23,44 +46,22 @@ fn simulate_recall(
     capacity: Vec<u64>,
     used: Vec<u64>,
 ) -> PyResult<String> {
-    let n = dataset.len();
-    if [
-        tape.len(),
-        block.len(),
-        size.len(),
-        arrival_s.len(),
-        tapeinfo.len(),
-    ]
-    .iter()
-    .any(|&l| l != n)
-        || capacity.len() != used.len()
-    {
-        return Err(PyValueError::new_err("campaign columns differ in length"));
-    }
-    let spec: RecallSpec = serde_json::from_str(spec)
-        .map_err(|e| PyValueError::new_err(format!("invalid recall spec: {e}")))?;
-    let files = (0..n)
-        .map(|i| FileSpec {
-            dataset: dataset[i],
-            tape: tape[i],
-            block: block[i],
-            size: size[i],
-            arrival_s: arrival_s[i],
-            tapeinfo: tapeinfo[i],
-        })
-        .collect();
-    let tapes = capacity
-        .into_iter()
-        .zip(used)
-        .map(|(capacity, used)| TapeSpec { capacity, used })
-        .collect();
-    let campaign = Campaign { files, tapes };
-    let outcome = py
-        .allow_threads(|| simulate(&spec, &campaign))
-        .map_err(err)?;
+    let cfg = parse(config)?;
+    let columns = CampaignColumns {
+        dataset,
+        tape,
+        block,
+        size,
+        arrival_s,
+        tapeinfo,
+        capacity,
+        used,
+    };
+    let outcome = py.allow_threads(|| run(&cfg, columns)).map_err(err)?;
     serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(recall_config, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_recall, m)?)
 }

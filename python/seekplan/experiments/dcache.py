@@ -70,7 +70,7 @@ def _configs(quick: bool) -> dict[str, RecallConfig]:
 def _point(config: RecallConfig) -> dict[str, Any]:
     """One run, its campaign generated in the worker (seeded, so identical)."""
     w = config.workload
-    return simulate(config, generate_kit(w.seed, w.scale, config.library.block_bytes))
+    return simulate(config, generate_kit(w["seed"], w["scale"], config.library["block_bytes"]))
 
 
 def _claims(m: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -155,7 +155,7 @@ def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[
     full = dict(zip(configs, outcomes, strict=True))
     runs = {k: v["metrics"] for k, v in full.items()}
     w = next(iter(configs.values())).workload
-    campaign = generate_kit(w.seed, w.scale).summary()
+    campaign = generate_kit(w["seed"], w["scale"]).summary()
     results = {
         "paper": "dcache",
         "quick": quick,

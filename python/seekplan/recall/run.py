@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
-from seekplan.recall.config import FilesWorkload, RecallConfig
+from seekplan.recall.config import RecallConfig
 from seekplan.recall.workload import Campaign, generate_kit, load_campaign
 
 
 def campaign_for(config: RecallConfig) -> Campaign:
     """The campaign a config names: its CSV files or a generated KIT campaign."""
     w = config.workload
-    if isinstance(w, FilesWorkload):
-        return load_campaign(w.files, w.tapes)
-    return generate_kit(w.seed, w.scale, config.library.block_bytes)
+    if w["kind"] == "files":
+        return load_campaign(Path(w["files"]), Path(w["tapes"]))
+    return generate_kit(w["seed"], w["scale"], config.library["block_bytes"])
 
 
 def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str
     c = campaign if campaign is not None else campaign_for(config)
     try:
         out = _core.simulate_recall(
-            json.dumps(config.core_spec()),
+            config.to_json(),
             c.dataset.tolist(),
             c.tape.tolist(),
             c.block.tolist(),

@@ -39,7 +39,64 @@ pub struct Campaign {
     pub tapes: Vec<TapeSpec>,
 }
 
+/// A campaign as parallel columns (how the Python side holds it): one entry
+/// per file in the first six, one per tape in the last two.
+#[derive(Clone, Debug, Default)]
+pub struct CampaignColumns {
+    /// Dataset of each file.
+    pub dataset: Vec<u32>,
+    /// Tape of each file.
+    pub tape: Vec<u32>,
+    /// First block of each file.
+    pub block: Vec<u64>,
+    /// Size of each file in bytes.
+    pub size: Vec<u64>,
+    /// Arrival of each request, seconds.
+    pub arrival_s: Vec<f64>,
+    /// Whether each file's tape is known to the requester.
+    pub tapeinfo: Vec<bool>,
+    /// Capacity of each tape in bytes.
+    pub capacity: Vec<u64>,
+    /// Bytes written on each tape.
+    pub used: Vec<u64>,
+}
+
 impl Campaign {
+    /// The campaign the columns describe; columns of different lengths are an error.
+    pub fn from_columns(c: CampaignColumns) -> Result<Campaign> {
+        let n = c.dataset.len();
+        let file_lengths = [
+            c.tape.len(),
+            c.block.len(),
+            c.size.len(),
+            c.arrival_s.len(),
+            c.tapeinfo.len(),
+        ];
+        if file_lengths.iter().any(|&l| l != n) || c.capacity.len() != c.used.len() {
+            return Err(Error::invalid(
+                "campaign",
+                "campaign columns differ in length",
+            ));
+        }
+        let files = (0..n)
+            .map(|i| FileSpec {
+                dataset: c.dataset[i],
+                tape: c.tape[i],
+                block: c.block[i],
+                size: c.size[i],
+                arrival_s: c.arrival_s[i],
+                tapeinfo: c.tapeinfo[i],
+            })
+            .collect();
+        let tapes = c
+            .capacity
+            .into_iter()
+            .zip(c.used)
+            .map(|(capacity, used)| TapeSpec { capacity, used })
+            .collect();
+        Ok(Campaign { files, tapes })
+    }
+
     /// Checks the campaign against the library and builds one locate model per tape.
     pub fn models(&self, spec: &LibrarySpec) -> Result<Vec<LinearModel>> {
         let models = self

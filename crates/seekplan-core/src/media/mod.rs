@@ -1,31 +1,19 @@
 //! Round-based scheduling of mixed continuous (C) and discrete (D) requests
 //! on one disk of a media server (Balafoutis et al.): every C-request must be
 //! served within its round (no glitches) while D-requests get low and fair
-//! response times. One file per algorithm; [`simulate`] runs the rounds.
+//! response times. The algorithms are rows of one table (`registry.rs`);
+//! [`simulate`] runs the rounds.
 
-mod ci_opt;
-mod ci_sptf;
-mod clust_cyl;
-mod clust_req;
 mod cluster_study;
-mod cscan;
-mod edf;
 mod famish;
-mod fcfs;
 mod flat;
 mod gss;
-mod look;
 mod metrics;
 pub mod opt;
+mod registry;
 mod request;
 mod round;
-mod scan;
-mod scan_edf;
-mod sptf;
-mod sstf;
 mod sweep;
-mod tps_scan_ci_opt;
-mod tps_scan_scan;
 mod trace;
 mod workload;
 
@@ -42,7 +30,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// How an algorithm schedules a round; one implementation per file.
+/// How an algorithm schedules a round: composed from the shared machinery in
+/// `registry.rs`, or a file of its own (FAMISH, GSS).
 pub trait Policy {
     /// Orders the round's C-requests into the plan that guarantees them
     /// (default: SCAN in direction `dir`).
@@ -114,59 +103,17 @@ impl Algorithm {
 
     /// The name users type.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::TpsScanScan => "tps-scan-scan",
-            Algorithm::TpsScanCiOpt => "tps-ci-opt",
-            Algorithm::Famish => "famish",
-            Algorithm::CiSptf => "ci-sptf",
-            Algorithm::CiOpt => "ci-opt",
-            Algorithm::ClustReq => "clust-req",
-            Algorithm::ClustCyl => "clust-cyl",
-            Algorithm::Sptf => "sptf",
-            Algorithm::Fcfs => "fcfs",
-            Algorithm::Sstf => "sstf",
-            Algorithm::Scan => "scan",
-            Algorithm::CScan => "c-scan",
-            Algorithm::Look => "look",
-            Algorithm::Edf => "edf",
-            Algorithm::ScanEdf => "scan-edf",
-            Algorithm::Gss => "gss",
-        }
+        registry::row(self).name
+    }
+
+    /// One line on what the algorithm does.
+    pub fn description(self) -> &'static str {
+        registry::row(self).description
     }
 
     /// The scheduler with its parameters taken from `cfg`.
     fn policy(self, cfg: &MediaConfig) -> Box<dyn Policy> {
-        let opt6_cpu_s = cfg.opt6_cpu_s * cfg.projection.cpu_factor();
-        let max = cfg.cluster_max;
-        match self {
-            Algorithm::TpsScanScan => Box::new(tps_scan_scan::TpsScanScan),
-            Algorithm::TpsScanCiOpt => Box::new(tps_scan_ci_opt::TpsScanCiOpt { max, opt6_cpu_s }),
-            Algorithm::Famish => Box::new(famish::Famish),
-            Algorithm::CiSptf => Box::new(ci_sptf::CiSptf),
-            Algorithm::CiOpt => Box::new(ci_opt::CiOpt { max, opt6_cpu_s }),
-            Algorithm::ClustReq => Box::new(clust_req::ClustReq { max, opt6_cpu_s }),
-            Algorithm::ClustCyl => Box::new(clust_cyl::ClustCyl {
-                max,
-                width: cfg.cluster_cylinders,
-                opt6_cpu_s,
-            }),
-            Algorithm::Sptf => Box::new(sptf::Sptf),
-            Algorithm::Fcfs => Box::new(fcfs::Fcfs),
-            Algorithm::Sstf => Box::new(sstf::Sstf),
-            Algorithm::Scan => Box::new(scan::Scan),
-            Algorithm::CScan => Box::new(cscan::CScan),
-            Algorithm::Look => Box::new(look::Look),
-            Algorithm::Edf => Box::new(edf::Edf {
-                deadline_s: cfg.d_deadline_s,
-            }),
-            Algorithm::ScanEdf => Box::new(scan_edf::ScanEdf {
-                deadline_s: cfg.d_deadline_s,
-                round_s: cfg.round_s,
-            }),
-            Algorithm::Gss => Box::new(gss::Gss {
-                groups: cfg.gss_groups,
-            }),
-        }
+        registry::row(self).policy(cfg)
     }
 }
 

@@ -2,11 +2,13 @@
 //! requests into the tape system's bounded queue according to a strategy
 //! (Morschel et al., §4.2 and §5.2), and the run is measured.
 
+mod config;
 mod metrics;
 mod requester;
 mod run;
 mod strategy;
 
+pub use config::{run, LibraryConfig, RecallConfig, RobotConfig, Workload};
 pub use metrics::{Metrics, Series};
 pub use requester::Requester;
 pub use run::{simulate, RecallOutcome, RecallSpec};

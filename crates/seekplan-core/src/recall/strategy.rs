@@ -1,12 +1,13 @@
 //! The requester strategies, by the names users type.
 
 use crate::{Error, Result};
-use serde::Deserialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
-/// dCache's tape-recall scheduling rules (§5.2; names and defaults of the
-/// `srmmanager.boclustering.*` properties live on the Python side).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+/// dCache's tape-recall scheduling rules (§5.2). Defaults are the documented
+/// `srmmanager.boclustering.*` defaults of the dCache book.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
 pub struct DcacheRules {
     /// Tapes whose requests may be passed on at the same time.
     pub max_active_tapes: usize,
@@ -29,8 +30,23 @@ pub struct DcacheRules {
     pub check_interval_s: f64,
 }
 
+impl Default for DcacheRules {
+    fn default() -> Self {
+        DcacheRules {
+            max_active_tapes: 1,             // max-active-tapes = 1
+            min_time_in_queue_s: 120.0,      // min-time-in-queue = 2 MINUTES
+            max_time_in_queue_s: 172_800.0,  // max-time-in-queue = 2 DAYS
+            min_tape_recall_pct: 60.0,       // min-tape-recall-percentage = 60
+            min_used_pct: 95.0,              // "over 95 percent of the contained volume"
+            min_request_count: Some(1000),   // min-request-count-for-tape = 1000
+            tapeinfo_timeout_s: Some(600.0), // time-in-queue-for-jobs-without-tapeinfo = 10 MINUTES
+            check_interval_s: 60.0,          // how often the scheduler re-runs (our choice)
+        }
+    }
+}
+
 /// How the requester chooses what to pass on to the tape system.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(tag = "name", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Strategy {
     /// Requests in uniformly random order (the paper's benchmark).

@@ -1,0 +1,255 @@
+//! The recall config as users write it (YAML field names and units), with the
+//! defaults of the dCache paper's T10000D library at KIT (Morschel et al.).
+//! This is the schema of `seekplan simulate recall`: `seekplan schema recall`
+//! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
+
+use super::{simulate, RecallOutcome, RecallSpec, Strategy};
+use crate::library::{Campaign, CampaignColumns, LibrarySpec};
+use crate::{Error, Result};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Robot arms moving cartridges between slots and drives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct RobotConfig {
+    /// Number of robot arms.
+    pub arms: usize,
+    /// Seconds for an arm to fetch a cartridge from its slot to a drive.
+    pub fetch_s: f64,
+    /// Seconds for an arm to return a cartridge from a drive to its slot.
+    pub return_s: f64,
+}
+
+impl Default for RobotConfig {
+    fn default() -> Self {
+        // The paper gives no robot figures: its mount cost is the drive's
+        // load time alone, so arm moves cost nothing by default.
+        RobotConfig {
+            arms: 1,
+            fetch_s: 0.0,
+            return_s: 0.0,
+        }
+    }
+}
+
+/// Drives and tape-system queue; defaults are KIT's 12 T10000D drives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct LibraryConfig {
+    /// Number of tape drives (KIT: 12, §4.2).
+    pub drives: usize,
+    /// Drive read rate in MB/s (T10000D nominal, uncompressed: 252, §4.2).
+    pub rate_mb_s: f64,
+    /// Seconds to load a cartridge (T10000D: 13, §4.2).
+    pub load_s: f64,
+    /// Seconds to thread the tape after loading (the 13 s load already is
+    /// "load and thread to ready" on the T10000D data sheet: 0).
+    pub thread_s: f64,
+    /// Seconds to unload a rewound cartridge (T10000D: 23, §4.2).
+    pub unload_s: f64,
+    /// Seconds to rewind before unloading (T10000D average: 97, §4.2).
+    pub rewind_s: f64,
+    /// Seconds to wind across the whole tape (linear locate model). The
+    /// paper gives no locate figure; we take the rewind time (our choice).
+    pub wind_s: f64,
+    /// Fixed seconds added to every locate.
+    pub locate_overhead_s: f64,
+    /// Bytes per logical block (the unit of `block` in files.csv).
+    pub block_bytes: u64,
+    /// Maximum requests in the tape system (KIT before 2020: 2000, §4.2).
+    pub queue_size: usize,
+    /// Per-tape ordering algorithm: fifo, sort, scan, sltf or mpscan.
+    pub order: String,
+    /// The robot.
+    pub robot: RobotConfig,
+}
+
+impl Default for LibraryConfig {
+    fn default() -> Self {
+        LibraryConfig {
+            drives: 12,
+            rate_mb_s: 252.0,
+            load_s: 13.0,
+            thread_s: 0.0,
+            unload_s: 23.0,
+            rewind_s: 97.0,
+            wind_s: 97.0,
+            locate_overhead_s: 0.0,
+            block_bytes: 262_144,
+            queue_size: 2000,
+            order: "scan".into(),
+            robot: RobotConfig::default(),
+        }
+    }
+}
+
+impl LibraryConfig {
+    /// The core's library spec (SI units: bytes per second).
+    pub fn to_spec(&self) -> LibrarySpec {
+        LibrarySpec {
+            drives: self.drives,
+            rate_bps: self.rate_mb_s * 1e6,
+            load_s: self.load_s,
+            thread_s: self.thread_s,
+            unload_s: self.unload_s,
+            rewind_s: self.rewind_s,
+            wind_s: self.wind_s,
+            locate_overhead_s: self.locate_overhead_s,
+            block_bytes: self.block_bytes,
+            arms: self.robot.arms,
+            fetch_s: self.robot.fetch_s,
+            return_s: self.robot.return_s,
+            queue_size: self.queue_size,
+            order: self.order.clone(),
+        }
+    }
+}
+
+/// Where the campaign comes from (read by the Python side: it is I/O).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Workload {
+    /// A seeded KIT-like campaign (§4.1); `scale` shrinks it for quick runs.
+    Kit {
+        /// Seed of the generator.
+        #[serde(default = "one")]
+        seed: u64,
+        /// Fraction of the full campaign, in (0, 1].
+        #[serde(default = "unit_scale")]
+        scale: f64,
+    },
+    /// A campaign from files.csv (file,dataset,tape,block,size[,arrival_s]
+    /// [,tapeinfo]) and tapes.csv (tape,capacity,used); paths relative to
+    /// the config.
+    Files {
+        /// Path of files.csv.
+        files: String,
+        /// Path of tapes.csv.
+        tapes: String,
+    },
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn unit_scale() -> f64 {
+    1.0
+}
+
+/// One recall simulation, as written in a YAML config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct RecallConfig {
+    /// The library.
+    pub library: LibraryConfig,
+    /// The requester's strategy (default: by-tapes with 12 tapes).
+    pub strategy: Strategy,
+    /// Where the campaign comes from (default: the KIT generator, seed 1).
+    pub workload: Workload,
+    /// Virtual duration of each run in hours (paper: 60, §4.2).
+    pub duration_h: f64,
+    /// Interval of the time series in seconds.
+    pub sample_s: f64,
+    /// Seed of the run's random draws.
+    pub seed: u64,
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            library: LibraryConfig::default(),
+            strategy: Strategy::ByTapes { tapes: 12 },
+            workload: Workload::Kit {
+                seed: 1,
+                scale: 1.0,
+            },
+            duration_h: 60.0,
+            sample_s: 600.0,
+            seed: 1,
+        }
+    }
+}
+
+impl RecallConfig {
+    /// Checks every figure (errors name the field as users write it) and
+    /// returns the run's SI spec.
+    pub fn to_spec(&self) -> Result<RecallSpec> {
+        for (field, v) in [("duration_h", self.duration_h), ("sample_s", self.sample_s)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(Error::invalid(field, format!("must be > 0, got {v}")));
+            }
+        }
+        if let Workload::Kit { scale, .. } = self.workload {
+            if !(scale > 0.0 && scale <= 1.0) {
+                return Err(Error::invalid(
+                    "workload.scale",
+                    format!("must be in (0, 1], got {scale}"),
+                ));
+            }
+        }
+        let library = self.library.to_spec();
+        library
+            .validate()
+            .map_err(|e| user_field(e, &self.library))?;
+        self.strategy.validate()?;
+        Ok(RecallSpec {
+            library,
+            strategy: self.strategy.clone(),
+            duration_s: self.duration_h * 3600.0,
+            sample_s: self.sample_s,
+            seed: self.seed,
+        })
+    }
+}
+
+/// Runs a user's config on a campaign given as columns: the one entry point
+/// of the bindings.
+pub fn run(config: &RecallConfig, campaign: CampaignColumns) -> Result<RecallOutcome> {
+    let spec = config.to_spec()?;
+    simulate(&spec, &Campaign::from_columns(campaign)?)
+}
+
+/// Renames a core library field to the path and unit users write.
+fn user_field(e: Error, lib: &LibraryConfig) -> Error {
+    match e {
+        Error::Invalid { field, message } => {
+            let (path, message) = match field.as_str() {
+                "rate_bps" => (
+                    "library.rate_mb_s".to_string(),
+                    format!("must be positive, got {}", lib.rate_mb_s),
+                ),
+                "arms" | "fetch_s" | "return_s" => (format!("library.robot.{field}"), message),
+                _ => (format!("library.{field}"), message),
+            };
+            Error::invalid(path, message)
+        }
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_config_is_the_papers_library() {
+        let cfg: RecallConfig = serde_json::from_str("{}").unwrap();
+        assert_eq!(cfg, RecallConfig::default());
+        let spec = cfg.to_spec().unwrap();
+        assert_eq!(spec.library.rate_bps, 252e6);
+        assert_eq!(spec.duration_s, 60.0 * 3600.0);
+    }
+
+    #[test]
+    fn unknown_fields_and_bad_values_name_the_field() {
+        let e = serde_json::from_str::<RecallConfig>(r#"{"library": {"robot": {"armz": 2}}}"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("armz"), "{e}");
+        let cfg: RecallConfig =
+            serde_json::from_str(r#"{"library": {"robot": {"arms": 0}}}"#).unwrap();
+        let e = cfg.to_spec().unwrap_err().to_string();
+        assert!(e.contains("library.robot.arms"), "{e}");
+    }
+}
