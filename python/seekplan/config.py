@@ -13,12 +13,28 @@ from seekplan.errors import SeekplanError
 
 M = TypeVar("M", bound=BaseModel)
 
+# A config is a few hundred values; YAML aliases can make a 400-byte file
+# expand to hundreds of millions (the "billion laughs"). Beyond this many
+# values once aliases are expanded, the file is refused before anything
+# walks, prints or serialises it.
+MAX_CONFIG_VALUES = 100_000
+# Longest rendering of a bad value quoted back in an error message.
+MAX_QUOTED_CHARS = 200
+
+
+def quote(value: Any) -> str:
+    """``repr(value)``, cut to :data:`MAX_QUOTED_CHARS` so an error stays readable."""
+    text = repr(value)
+    if len(text) <= MAX_QUOTED_CHARS:
+        return text
+    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+
 
 def explain(err: ValidationError, origin: str) -> SeekplanError:
     """The first validation problem as ``origin: field.path: message (got value)``."""
     first = err.errors()[0]
     field = ".".join(str(p) for p in first["loc"]) or "config"
-    return SeekplanError(f"{origin}: {field}: {first['msg']} (got {first.get('input')!r})")
+    return SeekplanError(f"{origin}: {field}: {first['msg']} (got {quote(first.get('input'))})")
 
 
 def validate(model: type[M], data: Any, origin: str = "config") -> M:
@@ -33,12 +49,36 @@ def validate(model: type[M], data: Any, origin: str = "config") -> M:
         raise explain(e, origin) from None
 
 
+def _count_values(data: Any, limit: int) -> int:
+    """Values in ``data`` with aliases expanded, counting stops past ``limit``."""
+    seen = 0
+    stack = [data]
+    while stack and seen <= limit:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return seen
+
+
 def load_yaml(path: str | Path) -> Any:
-    """The parsed content of a YAML file; unreadable files and bad YAML are errors."""
+    """The parsed content of a YAML file; unreadable files, bad YAML and
+    documents that expand past :data:`MAX_CONFIG_VALUES` values are errors."""
     p = Path(path)
     try:
-        return yaml.safe_load(p.read_text())
+        data = yaml.safe_load(p.read_text())
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"{p}: cannot read ({e})") from None
     except yaml.YAMLError as e:
         raise SeekplanError(f"{p}: not valid YAML ({e})") from None
+    except RecursionError:
+        raise SeekplanError(f"{p}: nested too deeply to be a config") from None
+    if _count_values(data, MAX_CONFIG_VALUES) > MAX_CONFIG_VALUES:
+        raise SeekplanError(
+            f"{p}: more than {MAX_CONFIG_VALUES:,} values once YAML aliases are expanded; "
+            "a config has far fewer (an alias bomb?)"
+        )
+    return data
