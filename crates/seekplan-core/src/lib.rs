@@ -2,15 +2,15 @@
 //! how a whole system behaves over time. Pure Rust: no I/O, no globals.
 
 pub mod archive;
+pub mod atsp;
 pub mod error;
 pub mod library;
 pub mod media;
 pub mod model;
 pub mod order;
 pub mod recall;
-pub mod schedule;
 pub mod schema;
 pub mod sim;
 
 pub use error::{Error, Result};
-pub use schedule::{Moves, Schedule, Step};
+pub use order::{Moves, Schedule, Step};

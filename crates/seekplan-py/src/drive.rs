@@ -3,7 +3,7 @@
 use crate::err;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::model::{Block, CostModel, Extent, SerpentineModel, SerpentineSpec, TapeLayout};
+use seekplan_core::model::{Block, CostModel, Extent, SerpentineModel, SerpentineSpec};
 
 /// A drive with a tape mounted: the cost model schedulers consult.
 #[pyclass(frozen)]
@@ -33,20 +33,7 @@ impl Drive {
     ) -> PyResult<Self> {
         let spec: SerpentineSpec = serde_json::from_str(spec_json)
             .map_err(|e| PyValueError::new_err(format!("invalid drive spec: {e}")))?;
-        let model = match track_starts {
-            Some(starts) => {
-                let capacity = capacity.unwrap_or_else(|| spec.capacity_blocks());
-                SerpentineModel::new(
-                    spec,
-                    TapeLayout {
-                        track_starts: starts,
-                        capacity,
-                    },
-                )
-            }
-            None => SerpentineModel::nominal(spec),
-        }
-        .map_err(err)?;
+        let model = SerpentineModel::for_tape(spec, track_starts, capacity).map_err(err)?;
         Ok(Drive::new(model))
     }
 

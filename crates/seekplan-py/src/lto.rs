@@ -9,11 +9,7 @@ use seekplan_core::model::{CtaModel, LtoModel, LtoSpec};
 fn model(spec_json: &str, eowp: Option<Vec<u64>>) -> PyResult<LtoModel> {
     let spec: LtoSpec = serde_json::from_str(spec_json)
         .map_err(|e| PyValueError::new_err(format!("invalid LTO spec: {e}")))?;
-    match eowp {
-        Some(last_blocks) => LtoModel::new(spec, last_blocks),
-        None => LtoModel::nominal(spec),
-    }
-    .map_err(err)
+    LtoModel::for_tape(spec, eowp).map_err(err)
 }
 
 /// An LTO drive from its spec (JSON of LtoSpec fields) and optionally the

@@ -1,11 +1,12 @@
 //! CI-OPT's exact in-cluster order: the order that finishes a cluster's
-//! requests soonest, by Held-Karp dynamic programming.
+//! requests soonest, by Held-Karp dynamic programming ([`held_karp`]).
 //!
 //! The cost of going from request i to j does not depend on the path: the
 //! head leaves i at i's cylinder with the angle `angle_i + transfer_i /
 //! rotation` whatever time it is, so the problem is an open asymmetric TSP on
 //! a fixed cost matrix.
 
+use crate::atsp::held_karp;
 use crate::model::disk::{DiskAddress, DiskSpec, Head};
 
 /// Largest cluster the exact solver accepts (2^n * n^2 work).
@@ -32,61 +33,19 @@ pub fn opt_order(disk: &DiskSpec, head: Head, jobs: &[Job]) -> Vec<usize> {
         .iter()
         .map(|j| disk.access(head, j.addr, j.bytes).total_s())
         .collect();
-    let mut step = vec![0.0; n * n];
-    for (i, a) in jobs.iter().enumerate() {
-        let leave = Head {
+    let leave: Vec<Head> = jobs
+        .iter()
+        .map(|a| Head {
             cylinder: a.addr.cylinder,
             time_s: a.addr.angle * disk.rotation_s + disk.transfer_s(a.bytes),
-        };
-        for (j, b) in jobs.iter().enumerate() {
-            if i != j {
-                step[i * n + j] = disk.access(leave, b.addr, b.bytes).total_s();
-            }
-        }
-    }
-    let full = 1usize << n;
-    let mut best = vec![f64::INFINITY; full * n];
-    let mut from = vec![0u8; full * n];
-    for j in 0..n {
-        best[(1 << j) * n + j] = first[j];
-    }
-    for mask in 1..full {
-        let mut lasts = mask;
-        while lasts != 0 {
-            let last = lasts.trailing_zeros() as usize;
-            lasts &= lasts - 1;
-            let t = best[mask * n + last];
-            let row = &step[last * n..last * n + n];
-            let mut nexts = !mask & (full - 1);
-            while nexts != 0 {
-                let next = nexts.trailing_zeros() as usize;
-                nexts &= nexts - 1;
-                let cell = (mask | (1 << next)) * n + next;
-                let t2 = t + row[next];
-                if t2 < best[cell] {
-                    best[cell] = t2;
-                    from[cell] = last as u8;
-                }
-            }
-        }
-    }
-    let all = full - 1;
-    let mut last = (0..n)
-        .min_by(|&a, &b| best[all * n + a].total_cmp(&best[all * n + b]))
-        .expect("n >= 2");
-    let mut mask = all;
-    let mut order = Vec::with_capacity(n);
-    loop {
-        order.push(last);
-        let prev = usize::from(from[mask * n + last]);
-        mask &= !(1 << last);
-        if mask == 0 {
-            break;
-        }
-        last = prev;
-    }
-    order.reverse();
-    order
+        })
+        .collect();
+    held_karp(
+        n,
+        |j| first[j],
+        |i, j| disk.access(leave[i], jobs[j].addr, jobs[j].bytes).total_s(),
+        |_| 0.0,
+    )
 }
 
 /// When serving `jobs` in `order` from `head` finishes, and the mean

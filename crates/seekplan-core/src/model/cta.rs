@@ -10,7 +10,7 @@
 //! (direction), and a step back (same wrap, target behind the head).
 
 use super::lto::{LtoModel, WrapPosition};
-use super::{Block, CostModel, Extent, Physical, Read};
+use super::{Block, CostModel, Extent, Physical, Pos, PosCosts, Read};
 
 /// Constant term of every move.
 const BASE_S: f64 = 4.29;
@@ -40,41 +40,66 @@ pub fn cta_cost(from: WrapPosition, to: WrapPosition) -> f64 {
         + PER_LPOS_S * (to.lpos - from.lpos).abs()
 }
 
-/// An LTO tape whose locates are timed by CTA's heuristic instead of the
-/// physical model; reads are the LTO model's. CTA's fit can go negative for
-/// short moves across the middle of the tape; a locate never costs less than
-/// nothing, so it is clamped at 0.
+/// A tape whose locates are timed by CTA's heuristic instead of a physical
+/// model, on the wrap positions of the model `M` it wraps (LTO's); reads are
+/// that model's. CTA's fit goes negative for short moves ahead across the
+/// middle of the tape: as a judge of time ([`CtaModel::new`]) a locate never
+/// costs less than nothing, so it is clamped at 0; as CTA's own RAO ranks
+/// candidates ([`CtaModel::ranking`]) the raw value is kept, as CTA does.
 #[derive(Clone, Debug)]
-pub struct CtaModel {
-    lto: LtoModel,
+pub struct CtaModel<M = LtoModel> {
+    base: M,
+    /// Least cost of a locate: 0 as a judge, −∞ when ranking like CTA.
+    floor: f64,
 }
 
-impl CtaModel {
-    /// CTA's costs on the tape `lto` describes.
+impl CtaModel<LtoModel> {
+    /// CTA's costs on the tape `lto` describes, clamped at 0.
     pub fn new(lto: LtoModel) -> Self {
-        CtaModel { lto }
+        CtaModel {
+            base: lto,
+            floor: 0.0,
+        }
     }
 }
 
-impl CostModel for CtaModel {
+impl<M: CostModel> CtaModel<M> {
+    /// CTA's raw heuristic (unclamped, what CTA's RAO compares) on the tape
+    /// `base` describes; `None` unless `base` has wrap positions.
+    pub fn ranking(base: M) -> Option<Self> {
+        base.wrap_position(Block(0))?;
+        Some(CtaModel {
+            base,
+            floor: f64::NEG_INFINITY,
+        })
+    }
+
+    fn wrap(&self, block: Block) -> WrapPosition {
+        self.base
+            .wrap_position(block)
+            .expect("the base model has wrap positions")
+    }
+}
+
+impl<M: CostModel> CostModel for CtaModel<M> {
     fn capacity(&self) -> u64 {
-        self.lto.capacity()
+        self.base.capacity()
     }
 
     fn block_bytes(&self) -> u64 {
-        self.lto.block_bytes()
+        self.base.block_bytes()
     }
 
     fn locate(&self, from: Block, to: Block) -> f64 {
-        cta_cost(self.lto.position(from), self.lto.position(to)).max(0.0)
+        cta_cost(self.wrap(from), self.wrap(to)).max(self.floor)
     }
 
     fn read(&self, extent: Extent) -> Read {
-        self.lto.read(extent)
+        self.base.read(extent)
     }
 
     fn physical(&self, block: Block) -> Option<Physical> {
-        self.lto.physical(block)
+        self.base.physical(block)
     }
 
     fn keypoint_spacing(&self) -> f64 {
@@ -82,11 +107,15 @@ impl CostModel for CtaModel {
     }
 
     fn wrap_position(&self, block: Block) -> Option<WrapPosition> {
-        Some(self.lto.position(block))
+        Some(self.wrap(block))
     }
 
-    fn locate_wrap(&self, from: WrapPosition, to: WrapPosition) -> Option<f64> {
-        Some(cta_cost(from, to).max(0.0))
+    fn pos(&self, block: Block) -> Option<Pos> {
+        Some(self.wrap(block).into())
+    }
+
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        Some(PosCosts::Cta { floor: self.floor })
     }
 }
 

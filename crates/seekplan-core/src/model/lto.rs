@@ -12,7 +12,7 @@
 //! ahead on the same wrap is reached by reading, when that is faster.
 
 use super::geometry::{Direction, Physical};
-use super::{Block, CostModel, Extent, Read};
+use super::{Block, CostModel, Extent, Pos, PosCosts, Read};
 use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -145,6 +145,32 @@ impl WrapPosition {
     }
 }
 
+/// A wrap position as the generic cached position: LPOS along the tape.
+impl From<WrapPosition> for Pos {
+    #[inline]
+    fn from(p: WrapPosition) -> Pos {
+        Pos {
+            along: p.lpos,
+            track: p.wrap,
+            zone: p.band,
+            side: p.half,
+        }
+    }
+}
+
+/// Back from a cached position that an LTO-style model filled.
+impl From<Pos> for WrapPosition {
+    #[inline]
+    fn from(p: Pos) -> WrapPosition {
+        WrapPosition {
+            wrap: p.track,
+            band: p.zone,
+            lpos: p.along,
+            half: p.side,
+        }
+    }
+}
+
 /// The spec's figures in the form a locate uses, derived once: schedulers
 /// time millions of locates.
 #[derive(Clone, Debug)]
@@ -240,6 +266,15 @@ impl LtoModel {
         let (blocks, wraps) = (spec.capacity_blocks(), spec.wraps as u64);
         let last_block = (1..=wraps).map(|w| w * blocks / wraps - 1).collect();
         LtoModel::new(spec, last_block)
+    }
+
+    /// A tape for this drive: laid out by its end-of-wrap list when known
+    /// (what the drive reports), nominal otherwise.
+    pub fn for_tape(spec: LtoSpec, last_block: Option<Vec<u64>>) -> Result<Self> {
+        match last_block {
+            Some(last_block) => Self::new(spec, last_block),
+            None => Self::nominal(spec),
+        }
     }
 
     /// The drive's figures.
@@ -360,12 +395,12 @@ impl CostModel for LtoModel {
         Some(self.position(block))
     }
 
-    fn locate_wrap(&self, from: WrapPosition, to: WrapPosition) -> Option<f64> {
-        Some(self.locate_between(from, to))
+    fn pos(&self, block: Block) -> Option<Pos> {
+        Some(LtoModel::position(self, block).into())
     }
 
-    fn as_lto(&self) -> Option<&LtoModel> {
-        Some(self)
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        Some(PosCosts::Lto(self))
     }
 }
 

@@ -11,6 +11,7 @@ pub mod linear;
 pub mod lto;
 pub mod matrix;
 pub mod mount;
+pub mod position;
 pub mod read_delay;
 pub mod robot;
 pub mod serpentine;
@@ -23,6 +24,7 @@ pub use helical::{HelicalModel, HelicalSpec, LinearSeek};
 pub use linear::LinearModel;
 pub use lto::{LtoModel, LtoSpec, WrapPosition};
 pub use matrix::CostMatrix;
+pub use position::{LocatePos, Pos, PosCosts, PosJob};
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 pub use short_seek::{crossover_blocks, ReadThrough};
 
@@ -72,16 +74,18 @@ pub trait CostModel: Send + Sync {
         None
     }
 
-    /// Seconds to locate between two wrap positions, for models that have
-    /// them: equal to `locate` on the blocks, without mapping them again
-    /// (schedulers cache positions to evaluate millions of moves quickly).
-    fn locate_wrap(&self, _from: WrapPosition, _to: WrapPosition) -> Option<f64> {
+    /// Where `block` lies, as a [`Pos`] that [`CostModel::pos_costs`] times
+    /// moves between; `None` when the model has no cheaper way to time a
+    /// move than [`CostModel::locate`] on the blocks.
+    fn pos(&self, _block: Block) -> Option<Pos> {
         None
     }
 
-    /// The model itself when it is the LTO model: schedulers then time moves
-    /// with a direct (inlined) call instead of one through this trait.
-    fn as_lto(&self) -> Option<&LtoModel> {
+    /// How this model times a move between two of its positions: equal to
+    /// `locate` on their blocks, without mapping the blocks again
+    /// (schedulers cache one position per request and time millions of
+    /// moves from them). `Some` exactly when [`CostModel::pos`] is.
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
         None
     }
 
@@ -118,5 +122,40 @@ pub trait CostModel: Send + Sync {
                 ),
             )),
         }
+    }
+}
+
+/// A borrowed model is the model: wrappers such as [`CtaModel`] can hold
+/// either an owned model or a reference to one.
+impl<M: CostModel + ?Sized> CostModel for &M {
+    fn capacity(&self) -> u64 {
+        (**self).capacity()
+    }
+    fn block_bytes(&self) -> u64 {
+        (**self).block_bytes()
+    }
+    fn locate(&self, from: Block, to: Block) -> f64 {
+        (**self).locate(from, to)
+    }
+    fn read(&self, extent: Extent) -> Read {
+        (**self).read(extent)
+    }
+    fn physical(&self, block: Block) -> Option<Physical> {
+        (**self).physical(block)
+    }
+    fn keypoint_spacing(&self) -> f64 {
+        (**self).keypoint_spacing()
+    }
+    fn wrap_position(&self, block: Block) -> Option<WrapPosition> {
+        (**self).wrap_position(block)
+    }
+    fn pos(&self, block: Block) -> Option<Pos> {
+        (**self).pos(block)
+    }
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        (**self).pos_costs()
+    }
+    fn read_through(&self, from: Block, to: Block) -> f64 {
+        (**self).read_through(from, to)
     }
 }

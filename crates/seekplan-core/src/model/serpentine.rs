@@ -197,6 +197,27 @@ impl SerpentineModel {
         Self::new(spec, layout)
     }
 
+    /// A tape for this drive: measured when its track start addresses are
+    /// known (capacity: the drive's nominal one unless given), nominal
+    /// otherwise.
+    pub fn for_tape(
+        spec: SerpentineSpec,
+        track_starts: Option<Vec<u64>>,
+        capacity: Option<u64>,
+    ) -> Result<Self> {
+        match track_starts {
+            Some(track_starts) => {
+                let capacity = capacity.unwrap_or_else(|| spec.capacity_blocks());
+                let layout = TapeLayout {
+                    track_starts,
+                    capacity,
+                };
+                Self::new(spec, layout)
+            }
+            None => Self::nominal(spec),
+        }
+    }
+
     /// The drive's figures.
     pub fn spec(&self) -> &SerpentineSpec {
         &self.spec

@@ -2,42 +2,60 @@
 //! larger ones start from the strongest constructive heuristics, are improved
 //! by Or-opt; the cheapest of these and of every other algorithm's schedule
 //! is returned, so `best` is never worse than any of them on the same input
-//! (except LOSS on LTO batches above `LOSS_LIMIT` requests: see there).
+//! (except LOSS on large batches timed on demand: see `LOSS_LIMIT`).
 
 use super::dense::Dense;
 use super::local_search::{or_opt, Neighbours};
+use super::registry::{Orderer, Plan};
 use super::{
     cta_sltf, fifo, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
-/// Largest batch LOSS seeds when costs are timed on demand (LTO batches
-/// over 1,000 requests): its rows are sorted in O(n² log n), 4 s at 4,000;
-/// above this SLTF, CTA-SLTF and MPScan* seed alone. With a full matrix
-/// (every other model) LOSS always runs.
+/// Largest batch LOSS seeds when costs are timed on demand from cached
+/// positions rather than stored (models with positions, above 1,000
+/// requests): its rows are sorted in O(n² log n), 4 s at 4,000; above this
+/// the other seeds run alone. With stored costs LOSS always runs.
 const LOSS_LIMIT: usize = 1_000;
 
+/// BEST in the registry.
+pub(crate) struct Best;
+
+impl Orderer for Best {
+    fn name(&self) -> &'static str {
+        "best"
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        let best = schedule(problem)?;
+        Ok(Plan {
+            order: best.order,
+            moves: best.moves,
+        })
+    }
+}
+
 /// The best schedule seekplan can find for `problem`.
-pub(crate) fn schedule(problem: &Problem) -> Result<Schedule> {
+fn schedule(problem: &Problem) -> Result<Schedule> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
     let mpscan_scans = geometric.then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
         candidates.push((opt::plan(problem)?, Moves::Locate));
-        if let Some(order) = cta_sltf::plan(problem) {
+        if let Ok(order) = cta_sltf::plan(problem) {
             candidates.push((order, Moves::Locate));
         }
     } else {
         let d = Dense::new(problem);
         let mut seeds = vec![sltf::plan_with(&d)];
-        if n <= LOSS_LIMIT || d.wrap_positions().is_none() {
+        if n <= LOSS_LIMIT || d.is_stored() {
             seeds.push(loss::plan_with(&d));
         }
         if let Some(scans) = &mpscan_scans {
             seeds.push(mpscan_star::improve(scans.clone(), &d));
         }
-        if let Some(order) = cta_sltf::plan(problem) {
+        if let Ok(order) = cta_sltf::plan(problem) {
             seeds.push(order);
         }
         seeds.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));

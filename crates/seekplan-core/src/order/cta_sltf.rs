@@ -1,32 +1,41 @@
-//! CTA-SLTF: the CERN Tape Archive's software RAO. Greedy shortest locate
-//! time first, deciding with CTA's cost heuristic rather than a drive model,
+//! CTA-SLTF: the CERN Tape Archive's software RAO. Plain SLTF, deciding with
+//! CTA's cost heuristic ([`CtaModel::ranking`]) rather than the drive model,
 //! and starting from block 0 as CTA does (it does not ask where the head is).
 
-use super::Problem;
-use crate::model::{cta_cost, Block, WrapPosition};
+use super::registry::{Orderer, Plan};
+use super::{sltf, Problem};
+use crate::model::{Block, CtaModel};
+use crate::{Error, Result};
 
-/// The CTA-SLTF order; `None` unless the problem's model has wrap positions.
-pub(crate) fn plan(problem: &Problem) -> Option<Vec<usize>> {
-    let n = problem.len();
-    let targets: Vec<WrapPosition> = (0..n)
-        .map(|j| problem.wrap_at(Block(problem.logical(j)?)))
-        .collect::<Option<_>>()?;
-    let ends: Vec<WrapPosition> = (0..n)
-        .map(|i| problem.wrap_at(Block(problem.head_logical(super::Head::After(i))?)))
-        .collect::<Option<_>>()?;
-    let mut head = problem.wrap_at(Block(0))?;
-    let mut remaining: Vec<usize> = (0..n).collect();
-    let mut order = Vec::with_capacity(n);
-    while !remaining.is_empty() {
-        let (k, _) = remaining
-            .iter()
-            .enumerate()
-            .map(|(k, &j)| (k, (cta_cost(head, targets[j]), j)))
-            .min_by(|a, b| a.1.partial_cmp(&b.1).expect("finite costs"))
-            .expect("non-empty");
-        let j = remaining.swap_remove(k);
-        order.push(j);
-        head = ends[j];
+/// The CTA-SLTF order; unsupported unless the problem's model has wrap
+/// positions.
+pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
+    let cta = problem
+        .model()
+        .and_then(CtaModel::ranking)
+        .ok_or_else(|| Error::Unsupported {
+            algo: "cta-sltf".into(),
+            reason: "it needs an LTO wrap/LPOS model (e.g. --drive lto9)".into(),
+        })?;
+    let from_bot = problem
+        .on_model(&cta, Block(0), None)
+        .expect("a tape problem")?;
+    Ok(sltf::plan(&from_bot))
+}
+
+/// CTA-SLTF in the registry.
+pub(crate) struct CtaSltf;
+
+impl Orderer for CtaSltf {
+    fn name(&self) -> &'static str {
+        "cta-sltf"
     }
-    Some(order)
+
+    fn on_matrices(&self) -> bool {
+        false
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        plan(problem).map(Plan::locate)
+    }
 }

@@ -1,28 +1,26 @@
 //! Every positioning cost of a problem, for the algorithms that consult costs
 //! many times. The start and end positions are one depot node. Small batches
-//! get the whole matrix, computed once; large batches on models with wrap
-//! positions (LTO) cache each node's position and time a move on demand,
-//! which is as fast as a lookup and needs no O(n²) memory.
+//! get the whole matrix, computed once; large batches on models that have
+//! cached positions ([`CostModel::pos`]) keep each node's position and time
+//! a move on demand, which is as fast as a lookup and needs no O(n²) memory.
 
 use super::{Head, Problem};
-use crate::model::{Block, CostModel, LtoModel, WrapPosition};
+use crate::model::{Block, Pos, PosCosts, PosJob};
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
-/// 8 MB; beyond it, models with wrap positions are timed on demand.
+/// 8 MB; beyond it, models with cached positions are timed on demand.
 const MATRIX_LIMIT: usize = 1_000;
 
-/// Cached wrap positions: where the head is after each node, where each
-/// request starts, and where the schedule must end.
+/// Cached positions: where the head is after each node, where each request
+/// starts, and where the schedule must end.
 struct Positions<'p> {
-    model: &'p dyn CostModel,
-    /// The same model when it is LTO's, for direct calls.
-    lto: Option<&'p LtoModel>,
+    costs: PosCosts<'p>,
     /// Head after request i (index n: the start).
-    from: Vec<WrapPosition>,
+    from: Vec<Pos>,
     /// Start of request j.
-    to: Vec<WrapPosition>,
+    to: Vec<Pos>,
     /// The end position, if any.
-    end: Option<WrapPosition>,
+    end: Option<Pos>,
 }
 
 enum Source<'p> {
@@ -84,7 +82,9 @@ impl<'p> Dense<'p> {
 
     fn positions(problem: &'p Problem<'p>) -> Option<Source<'p>> {
         let n = problem.len();
-        let at = |block: u64| problem.wrap_at(Block(block));
+        let model = problem.model()?;
+        let costs = model.pos_costs()?;
+        let at = |block: u64| model.pos(Block(block));
         let mut from = Vec::with_capacity(n + 1);
         for i in 0..n {
             from.push(at(problem.head_logical(Head::After(i))?)?);
@@ -97,12 +97,8 @@ impl<'p> Dense<'p> {
             Some(b) => Some(at(b)?),
             None => None,
         };
-        let model = problem.model()?;
-        // Only when the model times moves between positions itself.
-        model.locate_wrap(from[n], from[n])?;
         Some(Source::Positions(Positions {
-            model,
-            lto: model.as_lto(),
+            costs,
             from,
             to,
             end,
@@ -111,11 +107,16 @@ impl<'p> Dense<'p> {
 
     /// Cached positions, when costs are timed on demand from them: where the
     /// head is after each node (the depot last) and where each request starts.
-    pub(crate) fn wrap_positions(&self) -> Option<(&[WrapPosition], &[WrapPosition])> {
+    pub(crate) fn cached_positions(&self) -> Option<(&[Pos], &[Pos])> {
         match &self.source {
             Source::Positions(p) => Some((&p.from, &p.to)),
             _ => None,
         }
+    }
+
+    /// Whether every cost is stored (lookups) rather than timed when asked.
+    pub(crate) fn is_stored(&self) -> bool {
+        matches!(self.source, Source::Matrix(_))
     }
 
     /// The depot node: start before the tour, end after it.
@@ -142,10 +143,7 @@ impl<'p> Dense<'p> {
                 } else {
                     p.to[j]
                 };
-                match p.lto {
-                    Some(lto) => lto.locate_between(p.from[i], to),
-                    None => p.model.locate_wrap(p.from[i], to).expect("checked"),
-                }
+                p.costs.locate(p.from[i], to)
             }
             Source::Direct(problem) => {
                 let head = if i == self.n {
@@ -169,40 +167,55 @@ impl<'p> Dense<'p> {
     /// For each place k of `order` (0..=len) where `r` could be inserted,
     /// calls `f(k, C(x,r), C(r,y))` with x, y its neighbours there (the depot
     /// at both ends): MPScan*'s inner loop, timed without a dispatch per move.
-    pub(crate) fn around(&self, r: usize, order: &[usize], mut f: impl FnMut(usize, f64, f64)) {
+    pub(crate) fn around(&self, r: usize, order: &[usize], f: impl FnMut(usize, f64, f64)) {
         let depot = self.depot();
+        let last = self.cost(r, depot);
         match &self.source {
-            Source::Positions(Positions {
-                lto: Some(lto),
-                from,
-                to,
-                ..
-            }) => {
-                let (r_from, r_to) = (from[r], to[r]);
-                let mut into = lto.locate_between(from[depot], r_to);
-                for (k, &y) in order.iter().enumerate() {
-                    f(k, into, lto.locate_between(r_from, to[y]));
-                    into = lto.locate_between(from[y], r_to);
-                }
-                f(order.len(), into, self.cost(r, depot));
-            }
+            Source::Positions(p) => p.costs.run(Around {
+                from: &p.from,
+                to: &p.to,
+                depot,
+                r,
+                order,
+                last,
+                f,
+            }),
             Source::Matrix(cost) => {
                 let w = self.n + 1;
-                let mut into = cost[depot * w + r];
-                for (k, &y) in order.iter().enumerate() {
-                    f(k, into, cost[r * w + y]);
-                    into = cost[y * w + r];
-                }
-                f(order.len(), into, cost[r * w + depot]);
+                around(
+                    |y| cost[y * w + r],
+                    |y| cost[r * w + y],
+                    depot,
+                    order,
+                    last,
+                    f,
+                );
             }
-            _ => {
-                let mut into = self.cost(depot, r);
-                for (k, &y) in order.iter().enumerate() {
-                    f(k, into, self.cost(r, y));
-                    into = self.cost(y, r);
-                }
-                f(order.len(), into, self.cost(r, depot));
+            Source::Direct(_) => around(
+                |y| self.cost(y, r),
+                |y| self.cost(r, y),
+                depot,
+                order,
+                last,
+                f,
+            ),
+        }
+    }
+
+    /// The place k in `among` of the cheapest move from node `i` (ties to
+    /// the lower node): SLTF's inner loop, timed without a dispatch per move.
+    pub(crate) fn cheapest(&self, i: usize, among: &[usize]) -> Option<usize> {
+        match &self.source {
+            Source::Positions(p) => p.costs.run(Cheapest {
+                from: p.from[i],
+                to: &p.to,
+                among,
+            }),
+            Source::Matrix(cost) => {
+                let row = &cost[i * (self.n + 1)..(i + 1) * (self.n + 1)];
+                cheapest(among, |j| row[j])
             }
+            Source::Direct(_) => cheapest(among, |j| self.cost(i, j)),
         }
     }
 
@@ -215,5 +228,77 @@ impl<'p> Dense<'p> {
             prev = j;
         }
         total + self.cost(prev, self.depot())
+    }
+}
+
+/// The loop of [`Dense::around`] on any cost: `into(y)` is C(y, r),
+/// `out(y)` is C(r, y), `last` is C(r, depot).
+#[inline]
+fn around(
+    into: impl Fn(usize) -> f64,
+    out: impl Fn(usize) -> f64,
+    depot: usize,
+    order: &[usize],
+    last: f64,
+    mut f: impl FnMut(usize, f64, f64),
+) {
+    let mut cost_in = into(depot);
+    for (k, &y) in order.iter().enumerate() {
+        f(k, cost_in, out(y));
+        cost_in = into(y);
+    }
+    f(order.len(), cost_in, last);
+}
+
+/// [`around`] on cached positions.
+struct Around<'a, F> {
+    from: &'a [Pos],
+    to: &'a [Pos],
+    depot: usize,
+    r: usize,
+    order: &'a [usize],
+    last: f64,
+    f: F,
+}
+
+impl<F: FnMut(usize, f64, f64)> PosJob for Around<'_, F> {
+    type Out = ();
+
+    fn run(self, locate: impl Fn(Pos, Pos) -> f64) {
+        let (r_from, r_to) = (self.from[self.r], self.to[self.r]);
+        around(
+            |y| locate(self.from[y], r_to),
+            |y| locate(r_from, self.to[y]),
+            self.depot,
+            self.order,
+            self.last,
+            self.f,
+        );
+    }
+}
+
+/// The place of the least `cost(j)` over `among`, ties to the lower `j`.
+#[inline]
+fn cheapest(among: &[usize], cost: impl Fn(usize) -> f64) -> Option<usize> {
+    among
+        .iter()
+        .enumerate()
+        .map(|(k, &j)| (k, (cost(j), j)))
+        .min_by(|a, b| a.1.partial_cmp(&b.1).expect("finite costs"))
+        .map(|(k, _)| k)
+}
+
+/// [`cheapest`] on cached positions.
+struct Cheapest<'a> {
+    from: Pos,
+    to: &'a [Pos],
+    among: &'a [usize],
+}
+
+impl PosJob for Cheapest<'_> {
+    type Out = Option<usize>;
+
+    fn run(self, locate: impl Fn(Pos, Pos) -> f64) -> Option<usize> {
+        cheapest(self.among, |j| locate(self.from, self.to[j]))
     }
 }

@@ -5,12 +5,12 @@
 //! and after the first pass only requests next to a change are looked at again.
 
 use super::dense::Dense;
-use crate::model::WrapPosition;
+use crate::model::Pos;
 
 /// Neighbours kept per node: enough to find nearly every improving move.
 const NEIGHBOURS: usize = 16;
-/// With cached tape positions, a node's neighbours are sought among this
-/// many nodes on each side of it along the tape rather than among all.
+/// With cached positions, a node's neighbours are sought among this many
+/// nodes on each side of it along the medium rather than among all.
 const WINDOW: usize = 48;
 /// Longest run of consecutive requests moved at once.
 const MAX_RUN: usize = 3;
@@ -26,27 +26,27 @@ pub(crate) struct Neighbours {
 
 impl Neighbours {
     /// The `NEIGHBOURS` cheapest in- and out-partners of every node (depot
-    /// included): among the nodes nearest along the tape when `d` caches
+    /// included): among the nodes nearest along the medium when `d` caches
     /// positions, among all nodes otherwise.
     pub(crate) fn new(d: &Dense) -> Self {
-        match d.wrap_positions() {
-            Some((from, to)) if d.len() > 2 * WINDOW => Self::along_tape(d, from, to),
+        match d.cached_positions() {
+            Some((from, to)) if d.len() > 2 * WINDOW => Self::along(d, from, to),
             _ => Self::all_pairs(d),
         }
     }
 
     /// Each node's partners among the `WINDOW` nodes on either side of it
     /// by longitudinal position: moves to far-away nodes are never cheap.
-    fn along_tape(d: &Dense, from: &[WrapPosition], to: &[WrapPosition]) -> Self {
+    fn along(d: &Dense, from: &[Pos], to: &[Pos]) -> Self {
         let n = d.len();
-        let by_lpos = |pos: &[WrapPosition], count: usize| {
+        let by_along = |pos: &[Pos], count: usize| {
             let mut idx: Vec<usize> = (0..count).collect();
-            idx.sort_by(|&a, &b| pos[a].lpos.total_cmp(&pos[b].lpos));
-            let keys: Vec<f64> = idx.iter().map(|&i| pos[i].lpos).collect();
+            idx.sort_by(|&a, &b| pos[a].along.total_cmp(&pos[b].along));
+            let keys: Vec<f64> = idx.iter().map(|&i| pos[i].along).collect();
             (idx, keys)
         };
-        let (targets, target_keys) = by_lpos(to, n);
-        let (heads, head_keys) = by_lpos(from, n + 1);
+        let (targets, target_keys) = by_along(to, n);
+        let (heads, head_keys) = by_along(from, n + 1);
         let cheapest = |cands: &mut Vec<(f64, usize)>| -> Vec<usize> {
             let k = NEIGHBOURS.min(cands.len());
             if k > 0 {
@@ -62,7 +62,7 @@ impl Neighbours {
         let mut succs = Vec::with_capacity(n + 1);
         for u in 0..=n {
             cands.clear();
-            for &v in &targets[window(&target_keys, from[u].lpos)] {
+            for &v in &targets[window(&target_keys, from[u].along)] {
                 if v != u {
                     cands.push((d.cost(u, v), v));
                 }
@@ -75,7 +75,7 @@ impl Neighbours {
         let mut preds = Vec::with_capacity(n + 1);
         for v in 0..n {
             cands.clear();
-            for &u in &heads[window(&head_keys, to[v].lpos)] {
+            for &u in &heads[window(&head_keys, to[v].along)] {
                 if u != v {
                     cands.push((d.cost(u, v), u));
                 }

@@ -16,90 +16,28 @@ mod scan;
 mod sltf;
 mod sort;
 
+mod registry;
+mod schedule;
+
 pub use opt::OPT_LIMIT;
+pub use problem::{Head, Problem};
+pub use registry::Algorithm;
+pub use schedule::{Moves, Schedule, Step};
 
 use crate::model::{Block, CostMatrix, CostModel, Extent};
-pub use problem::{Head, Problem};
-
-use crate::{Error, Moves, Result, Schedule};
+use crate::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
 
-/// The ordering algorithms, by the names users type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// Read the tape sequentially through every request.
-    Read,
-    /// Serve requests in the order given.
-    Fifo,
-    /// Serve requests by increasing logical address.
-    Sort,
-    /// One elevator pass: forward tracks out, reverse tracks back.
-    Scan,
-    /// Exact minimum by dynamic programming (small batches only).
-    Opt,
-    /// The Van der Cruyssen–Rijckaert loss heuristic for the asymmetric TSP.
-    Loss,
-    /// Shortest locate time first (greedy).
-    Sltf,
-    /// Multi-pass scan that never breaks streaming (Sandstå & Midtstraum).
-    MpScan,
-    /// MPScan with its last scans folded into earlier ones (Figure 4).
-    MpScanStar,
-    /// Serve requests by logical position: what most systems do (SORT's plan).
-    Linear,
-    /// CTA's software RAO: greedy SLTF on CTA's cost heuristic from block 0.
-    CtaSltf,
-    /// seekplan's strongest: the best of the others, improved by local search.
-    Best,
-}
-
 impl Algorithm {
-    /// Every algorithm, in the order reports list them.
-    pub const ALL: [Algorithm; 12] = [
-        Algorithm::Read,
-        Algorithm::Fifo,
-        Algorithm::Sort,
-        Algorithm::Scan,
-        Algorithm::Opt,
-        Algorithm::Loss,
-        Algorithm::Sltf,
-        Algorithm::MpScan,
-        Algorithm::MpScanStar,
-        Algorithm::Linear,
-        Algorithm::CtaSltf,
-        Algorithm::Best,
-    ];
-
     /// The name users type.
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Read => "read",
-            Algorithm::Fifo => "fifo",
-            Algorithm::Sort => "sort",
-            Algorithm::Scan => "scan",
-            Algorithm::Opt => "opt",
-            Algorithm::Loss => "loss",
-            Algorithm::Sltf => "sltf",
-            Algorithm::MpScan => "mpscan",
-            Algorithm::MpScanStar => "mpscan-star",
-            Algorithm::Linear => "linear",
-            Algorithm::CtaSltf => "cta-sltf",
-            Algorithm::Best => "best",
-        }
+        self.imp().name()
     }
 
     /// Whether the algorithm needs a tape geometry (not just a cost matrix).
     pub fn needs_geometry(self) -> bool {
-        matches!(
-            self,
-            Algorithm::Read
-                | Algorithm::Sort
-                | Algorithm::Linear
-                | Algorithm::Scan
-                | Algorithm::MpScan
-                | Algorithm::MpScanStar
-        )
+        self.imp().needs_geometry()
     }
 }
 
@@ -120,34 +58,21 @@ impl FromStr for Algorithm {
 /// Orders `problem` with `algo` and returns the timed schedule.
 pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
     if algo.needs_geometry() && problem.head_physical(Head::Start).is_none() {
+        let usable: Vec<&str> = Algorithm::ALL
+            .iter()
+            .filter(|a| a.imp().on_matrices())
+            .map(|a| a.name())
+            .collect();
         return Err(Error::Unsupported {
             algo: algo.name().into(),
-            reason:
-                "it needs a tape geometry; with a cost matrix use fifo, opt, loss, sltf or best"
-                    .into(),
+            reason: format!(
+                "it needs a tape geometry; with a cost matrix use {}",
+                usable.join(", ")
+            ),
         });
     }
-    let (order, moves) = match algo {
-        Algorithm::Read => (read::plan(problem), Moves::ReadThrough),
-        Algorithm::Fifo => (fifo::plan(problem), Moves::Locate),
-        Algorithm::Sort => (sort::plan(problem), Moves::Locate),
-        Algorithm::Scan => (scan::plan(problem), Moves::Locate),
-        Algorithm::Opt => (opt::plan(problem)?, Moves::Locate),
-        Algorithm::Loss => (loss::plan(problem), Moves::Locate),
-        Algorithm::Sltf => (sltf::plan(problem), Moves::Locate),
-        Algorithm::MpScan => (mpscan::plan(problem).order, Moves::Locate),
-        Algorithm::MpScanStar => (mpscan_star::plan(problem), Moves::Locate),
-        Algorithm::Linear => (sort::plan(problem), Moves::Locate),
-        Algorithm::CtaSltf => (
-            cta_sltf::plan(problem).ok_or_else(|| Error::Unsupported {
-                algo: algo.name().into(),
-                reason: "it needs an LTO wrap/LPOS model (e.g. --drive lto9)".into(),
-            })?,
-            Moves::Locate,
-        ),
-        Algorithm::Best => return best::schedule(problem),
-    };
-    Schedule::evaluate(problem, order, moves)
+    let plan = algo.imp().plan(problem)?;
+    Schedule::evaluate(problem, plan.order, plan.moves)
 }
 
 /// Orders `requests` on a tape described by `model`, head at `start`,

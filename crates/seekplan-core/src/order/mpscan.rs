@@ -4,8 +4,10 @@
 //! 4), the one physically closest ahead; when none is left, a scan in the
 //! opposite direction starts from that end of the tape.
 
+use super::registry::{Orderer, Plan};
 use super::{Head, Problem};
 use crate::model::{classify, Physical, SeekClass};
+use crate::Result;
 
 /// An MPScan order and the scan each served request belongs to.
 #[derive(Clone)]
@@ -81,4 +83,21 @@ pub(crate) fn plan(problem: &Problem) -> Scans {
         }
     }
     Scans { order, scan }
+}
+
+/// MPScan in the registry.
+pub(crate) struct MpScan;
+
+impl Orderer for MpScan {
+    fn name(&self) -> &'static str {
+        "mpscan"
+    }
+
+    fn needs_geometry(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        Ok(Plan::locate(plan(problem).order))
+    }
 }

@@ -3,7 +3,9 @@
 //! the cheapest schedule seen (Figure 4).
 
 use super::dense::Dense;
+use super::registry::{Orderer, Plan};
 use super::{mpscan, Problem};
+use crate::Result;
 
 /// The MPScan* order.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
@@ -69,4 +71,21 @@ fn cheapest_insertion(d: &Dense, order: &[usize], edges: &[f64], r: usize) -> (u
         }
     });
     (best.1, best.2, best.3)
+}
+
+/// MPScan* in the registry.
+pub(crate) struct MpScanStar;
+
+impl Orderer for MpScanStar {
+    fn name(&self) -> &'static str {
+        "mpscan-star"
+    }
+
+    fn needs_geometry(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        Ok(Plan::locate(plan(problem)))
+    }
 }

@@ -1,8 +1,10 @@
-//! OPT: the exact minimum-cost order by Held–Karp dynamic programming,
-//! O(n² 2ⁿ) time, so only for small batches.
+//! OPT: the exact minimum-cost order by Held–Karp dynamic programming
+//! ([`held_karp`]), O(n² 2ⁿ) time, so only for small batches.
 
 use super::dense::Dense;
+use super::registry::{Orderer, Plan};
 use super::Problem;
+use crate::atsp::held_karp;
 use crate::{Error, Result};
 
 /// Largest batch OPT accepts: 2¹⁶ × 16 states fit in a few MB and take well
@@ -19,47 +21,25 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
             limit: OPT_LIMIT,
         });
     }
-    if n == 0 {
-        return Ok(Vec::new());
-    }
     let d = Dense::new(problem);
-    let full = (1usize << n) - 1;
-    let mut best = vec![f64::INFINITY; (full + 1) * n];
-    let mut parent = vec![usize::MAX; (full + 1) * n];
-    for j in 0..n {
-        best[(1 << j) * n + j] = d.cost(d.depot(), j);
+    let depot = d.depot();
+    Ok(held_karp(
+        n,
+        |j| d.cost(depot, j),
+        |i, j| d.cost(i, j),
+        |j| d.cost(j, depot),
+    ))
+}
+
+/// OPT in the registry.
+pub(crate) struct Opt;
+
+impl Orderer for Opt {
+    fn name(&self) -> &'static str {
+        "opt"
     }
-    for mask in 1..=full {
-        for last in 0..n {
-            let here = best[mask * n + last];
-            if mask & (1 << last) == 0 || here.is_infinite() {
-                continue;
-            }
-            for next in 0..n {
-                if mask & (1 << next) != 0 {
-                    continue;
-                }
-                let cand = here + d.cost(last, next);
-                let slot = (mask | 1 << next) * n + next;
-                if cand < best[slot] {
-                    best[slot] = cand;
-                    parent[slot] = last;
-                }
-            }
-        }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        plan(problem).map(Plan::locate)
     }
-    let total = |j: usize| best[full * n + j] + d.cost(j, d.depot());
-    let mut last = (0..n)
-        .min_by(|&a, &b| total(a).partial_cmp(&total(b)).expect("finite costs"))
-        .expect("n > 0");
-    let mut mask = full;
-    let mut order = Vec::with_capacity(n);
-    while last != usize::MAX {
-        order.push(last);
-        let prev = parent[mask * n + last];
-        mask &= !(1 << last);
-        last = prev;
-    }
-    order.reverse();
-    Ok(order)
 }

@@ -2,9 +2,7 @@
 //! the head must end. Schedulers read costs from here; the costs come from a
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
-use crate::model::{
-    classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass, WrapPosition,
-};
+use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::{Error, Result};
 
 /// Where the head is before a move: at the start position or after a request.
@@ -244,10 +242,19 @@ impl<'a> Problem<'a> {
         }
     }
 
-    /// Wrap, band and LPOS of `block`, when the tape model has them (LTO).
-    pub fn wrap_at(&self, block: Block) -> Option<WrapPosition> {
+    /// The same requests on another model of the same tape, head at
+    /// `start`, finishing at `end` (tape problems only): how an algorithm
+    /// decides with someone else's costs, as CTA-SLTF does with CTA's.
+    pub fn on_model<'m>(
+        &self,
+        model: &'m dyn CostModel,
+        start: Block,
+        end: Option<Block>,
+    ) -> Option<Result<Problem<'m>>> {
         match &self.source {
-            Source::Tape { model, .. } => model.wrap_position(block),
+            Source::Tape { requests, .. } => {
+                Some(Problem::tape(model, requests.clone(), start, end))
+            }
             Source::Matrix { .. } => None,
         }
     }

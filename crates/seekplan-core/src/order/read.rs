@@ -1,7 +1,9 @@
 //! READ: stream the tape from the head onwards, serving requests as they pass
 //! under the head; requests behind the start are served after one locate back.
 
+use super::registry::{Orderer, Plan};
 use super::{Head, Problem};
+use crate::{Moves, Result};
 
 /// Requests by logical block, starting with the first at or after the head.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
@@ -12,4 +14,24 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
         (block < start, block)
     });
     order
+}
+
+/// READ in the registry.
+pub(crate) struct Read;
+
+impl Orderer for Read {
+    fn name(&self) -> &'static str {
+        "read"
+    }
+
+    fn needs_geometry(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        Ok(Plan {
+            order: plan(problem),
+            moves: Moves::ReadThrough,
+        })
+    }
 }

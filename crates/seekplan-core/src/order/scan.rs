@@ -1,8 +1,10 @@
 //! SCAN: one elevator pass. Requests on tracks read in the head's direction
 //! are served on the way out, the others on the way back (section 4.2).
 
+use super::registry::{Orderer, Plan};
 use super::{Head, Problem};
 use crate::model::Direction;
+use crate::Result;
 
 /// Requests ahead in the head's direction by physical position, then the
 /// opposite direction's requests, then the ones left behind.
@@ -33,4 +35,21 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
             .expect("finite positions")
     });
     keyed.into_iter().map(|(_, _, j)| j).collect()
+}
+
+/// SCAN in the registry.
+pub(crate) struct Scan;
+
+impl Orderer for Scan {
+    fn name(&self) -> &'static str {
+        "scan"
+    }
+
+    fn needs_geometry(&self) -> bool {
+        true
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        Ok(Plan::locate(plan(problem)))
+    }
 }

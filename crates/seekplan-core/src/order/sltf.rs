@@ -1,7 +1,9 @@
 //! SLTF: shortest locate time first, the greedy baseline (Hillyer & Silberschatz).
 
 use super::dense::Dense;
+use super::registry::{Orderer, Plan};
 use super::Problem;
+use crate::Result;
 
 /// From the head, repeatedly serve the request with the least locate time.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
@@ -14,16 +16,23 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
     let mut remaining: Vec<usize> = (0..d.len()).collect();
     let mut order = Vec::with_capacity(remaining.len());
     let mut head = d.depot();
-    while !remaining.is_empty() {
-        let (k, _) = remaining
-            .iter()
-            .enumerate()
-            .map(|(k, &j)| (k, (d.cost(head, j), j)))
-            .min_by(|a, b| a.1.partial_cmp(&b.1).expect("finite costs"))
-            .expect("non-empty");
+    while let Some(k) = d.cheapest(head, &remaining) {
         let j = remaining.swap_remove(k);
         order.push(j);
         head = j;
     }
     order
+}
+
+/// SLTF in the registry.
+pub(crate) struct Sltf;
+
+impl Orderer for Sltf {
+    fn name(&self) -> &'static str {
+        "sltf"
+    }
+
+    fn plan(&self, problem: &Problem) -> Result<Plan> {
+        Ok(Plan::locate(plan(problem)))
+    }
 }

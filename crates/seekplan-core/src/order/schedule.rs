@@ -1,7 +1,7 @@
 //! A served order with its timing, always recomputed from the cost source so
 //! that no algorithm can report a cost it did not earn.
 
-use crate::order::{Head, Problem};
+use super::{Head, Problem};
 use crate::{Error, Result};
 use serde::Serialize;
 

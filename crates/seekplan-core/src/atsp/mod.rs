@@ -1,0 +1,7 @@
+//! Solvers for asymmetric travelling-salesman paths over any cost function:
+//! they know nothing of tapes or disks. Ordering (`order/`) and the media
+//! server's in-cluster scheduler (`media/`) both call them.
+
+mod held_karp;
+
+pub use held_karp::held_karp;

@@ -1,0 +1,97 @@
+//! The ordering algorithms: one trait every algorithm implements and one
+//! list naming them. Adding an algorithm is its own file (a unit struct
+//! implementing [`Orderer`]) plus one line in [`algorithms!`]'s invocation
+//! below; names, parsing, `Algorithm::ALL` and the Python/CLI lists follow.
+
+use super::Problem;
+use crate::{Moves, Result};
+
+/// An order of service and how the head moves between requests.
+pub(crate) struct Plan {
+    /// Request indices in service order.
+    pub(crate) order: Vec<usize>,
+    /// How the head moves between consecutive requests.
+    pub(crate) moves: Moves,
+}
+
+impl Plan {
+    /// An order served by locating to every request.
+    pub(crate) fn locate(order: Vec<usize>) -> Self {
+        Plan {
+            order,
+            moves: Moves::Locate,
+        }
+    }
+}
+
+/// One ordering algorithm: the name users type, what it needs, how it plans.
+pub(crate) trait Orderer: Sync {
+    /// The name users type.
+    fn name(&self) -> &'static str;
+
+    /// Whether it needs a tape geometry (not just a cost matrix).
+    fn needs_geometry(&self) -> bool {
+        false
+    }
+
+    /// Whether it orders the nodes of a plain cost matrix.
+    fn on_matrices(&self) -> bool {
+        !self.needs_geometry()
+    }
+
+    /// The order `problem` is served in; every cost is recomputed from the
+    /// model afterwards, so a plan cannot claim a cost it did not earn.
+    fn plan(&self, problem: &Problem) -> Result<Plan>;
+}
+
+/// Declares [`Algorithm`] (one variant per line), its `ALL` list in report
+/// order, and the implementation behind each variant.
+macro_rules! algorithms {
+    ($($(#[doc = $doc:literal])+ $variant:ident => $imp:path,)+) => {
+        /// The ordering algorithms, by the names users type.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $($(#[doc = $doc])+ $variant,)+
+        }
+
+        impl Algorithm {
+            /// Every algorithm, in the order reports list them.
+            pub const ALL: [Algorithm; [$(stringify!($variant)),+].len()] =
+                [$(Algorithm::$variant),+];
+
+            /// The implementation behind the name.
+            pub(crate) fn imp(self) -> &'static dyn Orderer {
+                match self {
+                    $(Algorithm::$variant => &$imp,)+
+                }
+            }
+        }
+    };
+}
+
+algorithms! {
+    /// Read the tape sequentially through every request.
+    Read => super::read::Read,
+    /// Serve requests in the order given.
+    Fifo => super::fifo::Fifo,
+    /// Serve requests by increasing logical address.
+    Sort => super::sort::Sort,
+    /// One elevator pass: forward tracks out, reverse tracks back.
+    Scan => super::scan::Scan,
+    /// Exact minimum by dynamic programming (small batches only).
+    Opt => super::opt::Opt,
+    /// The Van der Cruyssen–Rijckaert loss heuristic for the asymmetric TSP.
+    Loss => super::loss::Loss,
+    /// Shortest locate time first (greedy).
+    Sltf => super::sltf::Sltf,
+    /// Multi-pass scan that never breaks streaming (Sandstå & Midtstraum).
+    MpScan => super::mpscan::MpScan,
+    /// MPScan with its last scans folded into earlier ones (Figure 4).
+    MpScanStar => super::mpscan_star::MpScanStar,
+    /// Serve requests by logical position: what most systems do (SORT's plan).
+    Linear => super::sort::Linear,
+    /// CTA's software RAO: greedy SLTF on CTA's cost heuristic from block 0.
+    CtaSltf => super::cta_sltf::CtaSltf,
+    /// seekplan's strongest: the best of the others, improved by local search.
+    Best => super::best::Best,
+}
