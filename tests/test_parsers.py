@@ -57,8 +57,13 @@ def test_request_header_is_accepted_only_with_each_column_once(names, bom):
     except SeekplanError as e:
         assert "line 1" in str(e) or "line 2" in str(e)
         return
-    assert len(names) == len(set(names))
-    assert {"id", "block", "size"} <= set(names)
+    # One byte-order mark at the very start of the file is dropped: the
+    # added one, or else the first name's own.
+    header = list(names)
+    if not bom:
+        header[0] = header[0].removeprefix("\ufeff")
+    assert len(header) == len(set(header))
+    assert {"id", "block", "size"} <= set(header)
     assert reqs == [Request("1", 1, 1)]
 
 
