@@ -101,16 +101,26 @@ def order_cmd(
         typer.Option(help="LTO end-of-wrap list: CSV, column last_block, one row per wrap"),
     ] = None,
     devices: DevicesOpt = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of best's local search")] = None,
+    time_limit: Annotated[
+        float | None, typer.Option(help="Stop best's local search after SECONDS")
+    ] = None,
+    summary_csv: Annotated[
+        Path | None, typer.Option("--summary", help="Write totals, bound and gap as CSV")
+    ] = None,
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
     if out is not None:
         output_file(out)
+    tuning = {"seed": seed, "time_limit": time_limit}
     start_pos = _position(start, "--start") or 0
     end_pos = _position(end, "--end")
     if matrix is not None:
         if requests is not None:
             raise SeekplanError("give either REQUESTS.csv or --matrix, not both")
-        result = order_matrix(read_matrix(matrix), algo=algo, start=start_pos, end=end_pos)
+        result = order_matrix(
+            read_matrix(matrix), algo=algo, start=start_pos, end=end_pos, **tuning
+        )
     else:
         if requests is None:
             raise SeekplanError("missing REQUESTS.csv (or --matrix COSTS.csv)")
@@ -122,10 +132,13 @@ def order_cmd(
             end=end_pos,
             track_starts=_layout(track_starts, eowp, drive, devices),
             devices=devices,
+            **tuning,
         )
         if out is not None:
             write_order(out, result.rows)
     summary = result.summary()
+    if summary_csv is not None:
+        result.write_summary(summary_csv)
     if as_json:
         sys.stdout.write(to_json(summary) + "\n")
         return
@@ -141,6 +154,11 @@ def order_cmd(
     console.print(
         f"{result.algo}: {result.n} requests, total {result.total_s:.1f} s "
         f"(positioning {result.positioning_s:.1f} s), CPU {result.cpu_s * 1000:.1f} ms"
+        + (
+            f", lower bound {result.lower_bound_s:.1f} s (gap {100 * result.gap:.2f} %)"
+            if result.lower_bound_s is not None and result.gap is not None
+            else ""
+        )
         + (f"; order {summary['order']}" if matrix is not None else "")
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import math
 import numbers
 import time
@@ -31,6 +32,10 @@ class OrderResult:
     moves: str
     rows: list[dict[str, Any]] = field(default_factory=list)
     nodes: list[int] | None = None
+    # Certified lower bound on any order's total (None above the core's
+    # BOUND_LIMIT requests or with bound=False), and total / bound - 1.
+    lower_bound_s: float | None = None
+    gap: float | None = None
 
     def summary(self) -> dict[str, Any]:
         """The JSON object `seekplan order --json` prints."""
@@ -41,9 +46,19 @@ class OrderResult:
             "cpu_s": self.cpu_s,
             "positioning_s": self.positioning_s,
             "moves": self.moves,
+            "lower_bound_s": self.lower_bound_s,
+            "gap": self.gap,
         }
         out["order"] = self.nodes if self.nodes is not None else [r["id"] for r in self.rows]
         return out
+
+    def write_summary(self, path: str | Path) -> None:
+        """Writes the summary without the order as a one-row CSV."""
+        row = {k: v for k, v in self.summary().items() if k != "order"}
+        with Path(path).open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(row))
+            w.writeheader()
+            w.writerow({k: "" if v is None else v for k, v in row.items()})
 
 
 def _check_algo(algo: str) -> None:
@@ -91,6 +106,18 @@ def _as_request(i: int, r: Any) -> Request:
     )
 
 
+def _options(seed: int | None, time_limit: float | None, bound: bool) -> dict[str, Any]:
+    """Keyword arguments of the core's order functions (its default seed when None)."""
+    out: dict[str, Any] = {"time_limit": time_limit, "bound": bound}
+    if seed is not None:
+        if seed < 0:
+            raise SeekplanError(f"seed must be >= 0, got {seed}")
+        out["seed"] = seed
+    if time_limit is not None and not time_limit > 0:
+        raise SeekplanError(f"time limit must be positive seconds, got {time_limit}")
+    return out
+
+
 def _as_requests(requests: Iterable[Request | Mapping[str, Any] | Sequence[Any]]) -> list[Request]:
     if isinstance(requests, str | bytes | Mapping) or not isinstance(requests, Iterable):
         raise SeekplanError(f"requests: {type(requests).__name__} is not a list of requests")
@@ -120,12 +147,17 @@ def order(
     end: int | None = None,
     track_starts: list[int] | None = None,
     devices: str | Path | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    bound: bool = True,
 ) -> OrderResult:
     """Orders ``requests`` (id, block, size in bytes) on a catalogued drive.
 
     ``start`` is the head's block (BOT by default); ``end`` a block the head
     must return to (e.g. 0 to rewind before unload); ``track_starts`` the
-    tape's measured track start addresses (nominal when omitted).
+    tape's measured track start addresses (nominal when omitted). ``seed``
+    and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
+    computes the lower bound and gap (off to time an algorithm alone).
     """
     _check_algo(algo)
     reqs = _as_requests(requests)
@@ -135,7 +167,13 @@ def order(
     t0 = time.process_time()
     try:
         s = _core.order(
-            model, [r.block for r in reqs], [r.size for r in reqs], algo, start=start, end=end
+            model,
+            [r.block for r in reqs],
+            [r.size for r in reqs],
+            algo,
+            start=start,
+            end=end,
+            **_options(seed, time_limit, bound),
         )
     except ValueError as e:
         raise SeekplanError(str(e)) from e
@@ -151,7 +189,17 @@ def order(
         }
         for rank, (j, a, b) in enumerate(zip(s["order"], s["start_s"], s["end_s"], strict=True))
     ]
-    return OrderResult(algo, len(reqs), s["total_s"], cpu, s["position_s"], s["moves"], rows)
+    return OrderResult(
+        algo,
+        len(reqs),
+        s["total_s"],
+        cpu,
+        s["position_s"],
+        s["moves"],
+        rows,
+        lower_bound_s=s["lower_bound_s"],
+        gap=s["gap"],
+    )
 
 
 def order_matrix(
@@ -159,19 +207,37 @@ def order_matrix(
     algo: str = DEFAULT_ALGO,
     start: int = 0,
     end: int | None = None,
+    seed: int | None = None,
+    time_limit: float | None = None,
+    bound: bool = True,
 ) -> OrderResult:
     """Orders the nodes of a square matrix of locate times (row i, column j:
-    seconds from i to j), head at node ``start``, finishing at ``end``."""
+    seconds from i to j), head at node ``start``, finishing at ``end``;
+    ``seed``, ``time_limit`` and ``bound`` as for :func:`order`."""
     _check_algo(algo)
     rows = _as_costs(costs)
     start = whole_number(start, "start")
     end = None if end is None else whole_number(end, "end")
     t0 = time.process_time()
     try:
-        s = _core.order_costs(rows, algo, start=start, end=end)
+        s = _core.order_costs(
+            rows,
+            algo,
+            start=start,
+            end=end,
+            **_options(seed, time_limit, bound),
+        )
     except ValueError as e:
         raise SeekplanError(str(e)) from e
     cpu = time.process_time() - t0
     return OrderResult(
-        algo, len(s["order"]), s["total_s"], cpu, s["position_s"], s["moves"], nodes=s["nodes"]
+        algo,
+        len(s["order"]),
+        s["total_s"],
+        cpu,
+        s["position_s"],
+        s["moves"],
+        nodes=s["nodes"],
+        lower_bound_s=s["lower_bound_s"],
+        gap=s["gap"],
     )

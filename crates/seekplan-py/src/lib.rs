@@ -14,7 +14,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use seekplan_core::model::{Block, CostMatrix, Extent};
-use seekplan_core::order::{order_matrix, order_tape, positioning_matrix, Algorithm};
+use seekplan_core::order::{
+    order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, DEFAULT_SEED,
+};
 use seekplan_core::{Error, Schedule};
 
 /// A core error as a Python ValueError (the Python side turns it into a
@@ -35,12 +37,31 @@ fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDi
     d.set_item("finish_s", s.finish_s)?;
     d.set_item("total_s", s.total_s)?;
     d.set_item("moves", s.moves.name())?;
+    d.set_item("lower_bound_s", s.lower_bound_s)?;
+    d.set_item("gap", s.gap)?;
     Ok(d)
+}
+
+/// Ordering options from keyword arguments (time limit in seconds).
+fn options(seed: u64, time_limit: Option<f64>, bound: bool) -> PyResult<Options> {
+    let time_limit = time_limit
+        .map(|t| {
+            std::time::Duration::try_from_secs_f64(t)
+                .map_err(|_| PyValueError::new_err(format!("time_limit: {t} is not a duration")))
+        })
+        .transpose()?;
+    Ok(Options {
+        seed,
+        iterations: None,
+        time_limit,
+        bound,
+    })
 }
 
 /// Orders requests (parallel lists of first blocks and sizes in bytes) on `drive`.
 #[pyfunction]
-#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None))]
+#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
+#[allow(clippy::too_many_arguments)]
 fn order<'py>(
     py: Python<'py>,
     drive: &Drive,
@@ -49,17 +70,22 @@ fn order<'py>(
     algo: &str,
     start: u64,
     end: Option<u64>,
+    seed: u64,
+    time_limit: Option<f64>,
+    bound: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
+    let options = options(seed, time_limit, bound)?;
     let requests = extents(blocks, sizes)?;
     let schedule = py
         .allow_threads(|| {
-            order_tape(
+            order_tape_with(
                 drive.model.as_ref(),
                 requests,
                 Block(start),
                 end.map(Block),
                 algo,
+                &options,
             )
         })
         .map_err(err)?;
@@ -68,18 +94,23 @@ fn order<'py>(
 
 /// Orders the nodes of a square cost matrix (rows of seconds).
 #[pyfunction]
-#[pyo3(signature = (rows, algo, start=0, end=None))]
+#[pyo3(signature = (rows, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
+#[allow(clippy::too_many_arguments)]
 fn order_costs<'py>(
     py: Python<'py>,
     rows: Vec<Vec<f64>>,
     algo: &str,
     start: usize,
     end: Option<usize>,
+    seed: u64,
+    time_limit: Option<f64>,
+    bound: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
+    let options = options(seed, time_limit, bound)?;
     let matrix = CostMatrix::from_rows(rows).map_err(err)?;
     let (schedule, nodes) = py
-        .allow_threads(|| order_matrix(&matrix, start, end, algo))
+        .allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options))
         .map_err(err)?;
     let d = schedule_dict(py, &schedule)?;
     d.set_item("nodes", nodes)?;

@@ -3,5 +3,9 @@
 //! server's in-cluster scheduler (`media/`) both call them.
 
 mod held_karp;
+mod lap;
+mod patch;
 
-pub use held_karp::held_karp;
+pub use held_karp::{held_karp, MAX_NODES};
+pub use lap::{assignment, Assignment};
+pub use patch::{cycles, patch};

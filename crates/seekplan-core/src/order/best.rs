@@ -1,14 +1,17 @@
 //! `best`: seekplan's strongest ordering. Small batches are solved exactly;
-//! larger ones start from the strongest constructive heuristics, are improved
-//! by Or-opt; the cheapest of these and of every other algorithm's schedule
+//! larger ones start from the strongest constructive heuristics (PATCH,
+//! LOSS, SLTF, MPScan*, CTA-SLTF), the two cheapest are improved by Or-opt
+//! and the better of those by iterated local search; the cheapest of these and of every other algorithm's schedule
 //! is returned, so `best` is never worse than any of them on the same input
 //! (except LOSS on large batches timed on demand: see `LOSS_LIMIT`).
 
 use super::dense::Dense;
-use super::local_search::{or_opt, Neighbours};
+use super::local_search::{reversal_free, Neighbours};
+use super::patch::PATCH_LIMIT;
 use super::registry::{Orderer, Plan};
 use super::{
-    cta_sltf, fifo, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head, Problem,
+    cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
+    Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -26,8 +29,8 @@ impl Orderer for Best {
         "best"
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
-        let best = schedule(problem)?;
+    fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
+        let best = schedule(problem, options)?;
         Ok(Plan {
             order: best.order,
             moves: best.moves,
@@ -36,7 +39,7 @@ impl Orderer for Best {
 }
 
 /// The best schedule seekplan can find for `problem`.
-fn schedule(problem: &Problem) -> Result<Schedule> {
+fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
@@ -58,16 +61,27 @@ fn schedule(problem: &Problem) -> Result<Schedule> {
         if let Ok(order) = cta_sltf::plan(problem) {
             seeds.push(order);
         }
+        if n <= PATCH_LIMIT {
+            seeds.push(patch::plan_with(&d));
+        }
         seeds.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         let near = Neighbours::new(&d);
+        let mut improved: Vec<Vec<usize>> = Vec::new();
         for (rank, seed) in seeds.into_iter().enumerate() {
             if rank < 2 {
-                let mut improved = seed.clone();
-                or_opt(&d, &near, &mut improved);
-                candidates.push((improved, Moves::Locate));
+                let mut better = seed.clone();
+                reversal_free(&d, &near, &mut better);
+                improved.push(better);
             }
             candidates.push((seed, Moves::Locate));
         }
+        improved.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
+        if let Some(top) = improved.first() {
+            let mut kicked = top.clone();
+            ils::iterated(&d, &near, &mut kicked, options);
+            candidates.push((kicked, Moves::Locate));
+        }
+        candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
     }
     if geometric {
         candidates.push((read::plan(problem), Moves::ReadThrough));

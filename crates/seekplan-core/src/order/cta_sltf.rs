@@ -3,6 +3,7 @@
 //! and starting from block 0 as CTA does (it does not ask where the head is).
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::{sltf, Problem};
 use crate::model::{Block, CtaModel};
 use crate::{Error, Result};
@@ -35,7 +36,7 @@ impl Orderer for CtaSltf {
         false
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         plan(problem).map(Plan::locate)
     }
 }

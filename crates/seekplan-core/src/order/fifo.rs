@@ -1,6 +1,7 @@
 //! FIFO: serve requests in the order given, the no-knowledge baseline.
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::Problem;
 use crate::Result;
 
@@ -17,7 +18,7 @@ impl Orderer for Fifo {
         "fifo"
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

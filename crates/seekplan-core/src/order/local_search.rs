@@ -138,8 +138,17 @@ fn argmax(edges: &[(f64, usize)]) -> usize {
     at
 }
 
-/// Improves `order` in place until no Or-opt move helps; returns the gain.
-pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
+/// Improves `order` in place until no Or-opt move helps; returns the gain
+/// (the sum of the moves' savings). With `focus`, only runs starting at
+/// those nodes and at nodes next to a change are tried (after a local
+/// change such as a kick); without, every node, in rounds until a whole
+/// round moves nothing.
+pub(crate) fn or_opt(
+    d: &Dense,
+    near: &Neighbours,
+    order: &mut Vec<usize>,
+    focus: Option<&[usize]>,
+) -> f64 {
     let n = order.len();
     if n < 2 {
         return 0.0;
@@ -159,14 +168,20 @@ pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f6
         }
     };
     reindex(&tour, &mut pos, 0..nodes);
-    let before = d.tour(order);
+    let mut gain_total = 0.0;
     // Nodes whose segments may still move: all at first, then only those
     // next to a change (the "don't look bits" of Bentley's 2-opt). A move
     // can also open one for a node far away, so rounds repeat over every
     // node until one makes no move: the result is a true Or-opt optimum.
     let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
     let mut queued = vec![false; nodes];
-    let mut moved = true;
+    let mut moved = focus.is_none();
+    for &w in focus.unwrap_or(&[]) {
+        if w != d.depot() && !queued[w] {
+            queued[w] = true;
+            queue.push_back(w);
+        }
+    }
     while moved || !queue.is_empty() {
         let Some(v) = queue.pop_front() else {
             moved = false;
@@ -207,7 +222,8 @@ pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f6
                     best = Some((delta, a));
                 }
             }
-            if let Some((_, a)) = best {
+            if let Some((delta, a)) = best {
+                gain_total -= delta;
                 let b = tour[(pos[a] + 1) % nodes];
                 let segment: Vec<usize> = tour.drain(i..i + run).collect();
                 let at = if pos[a] < i { pos[a] } else { pos[a] - run } + 1;
@@ -219,12 +235,88 @@ pub(crate) fn or_opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f6
                 }
                 tour.splice(at..at, segment);
                 reindex(&tour, &mut pos, i.min(at)..(i + run).max(at + run));
-                moved = true;
+                moved = focus.is_none();
                 break;
             }
         }
     }
     order.clear();
     order.extend(tour[1..].iter().copied());
-    before - d.tour(order)
+    gain_total
+}
+
+/// Improves `order` in place by Or-3opt segment swaps until none helps;
+/// returns the gain. A swap cuts the tour (depot first and last) as
+/// A B C D and reconnects it as A C B D, reversing nothing: the new edges
+/// a→c₀ and c₁→b₀ are drawn from the neighbour lists (c₀ among a's
+/// cheapest successors, c₁ among b₀'s cheapest predecessors), the third
+/// b₁→d closes the gap. This moves segments of any length, which Or-opt
+/// (runs of at most three) cannot.
+pub(crate) fn or_3opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
+    let n = order.len();
+    if n < 3 {
+        return 0.0;
+    }
+    let nodes = n + 1;
+    // t[0] and t[nodes] are the depot.
+    let mut t: Vec<usize> = std::iter::once(d.depot())
+        .chain(order.iter().copied())
+        .chain(std::iter::once(d.depot()))
+        .collect();
+    let mut pos = vec![0usize; nodes];
+    for (i, &v) in t.iter().enumerate().take(nodes) {
+        pos[v] = i;
+    }
+    let mut gain = 0.0;
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for p in 0..nodes - 2 {
+            let (a, b0) = (t[p], t[p + 1]);
+            let cut_ab = d.cost(a, b0);
+            let mut best: Option<(f64, usize, usize)> = None;
+            for &c0 in &near.succs[a] {
+                let q = pos[c0];
+                if c0 == d.depot() || q <= p + 1 {
+                    continue;
+                }
+                let b1 = t[q - 1];
+                let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
+                for &c1 in &near.preds[b0] {
+                    let r = pos[c1] + 1;
+                    if c1 == d.depot() || r <= q {
+                        continue;
+                    }
+                    let after = t[r];
+                    let delta = opened + d.cost(c1, b0) + d.cost(b1, after) - d.cost(c1, after);
+                    if delta < -EPS && best.is_none_or(|(bd, _, _)| delta < bd) {
+                        best = Some((delta, q, r));
+                    }
+                }
+            }
+            if let Some((delta, q, r)) = best {
+                t[p + 1..r].rotate_left(q - (p + 1));
+                for (i, &v) in t.iter().enumerate().take(r).skip(p + 1) {
+                    pos[v] = i;
+                }
+                gain -= delta;
+                improved = true;
+            }
+        }
+    }
+    order.clear();
+    order.extend(t[1..nodes].iter().copied());
+    gain
+}
+
+/// Or-opt and Or-3opt in turn until neither improves `order`; returns the gain.
+pub(crate) fn reversal_free(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
+    let mut gain = or_opt(d, near, order, None);
+    loop {
+        let swapped = or_3opt(d, near, order);
+        if swapped <= EPS {
+            return gain + swapped;
+        }
+        gain += swapped + or_opt(d, near, order, None);
+    }
 }

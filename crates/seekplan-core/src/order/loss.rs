@@ -15,6 +15,7 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::Problem;
 use crate::Result;
 
@@ -158,7 +159,7 @@ impl Orderer for Loss {
         "loss"
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

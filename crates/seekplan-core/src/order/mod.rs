@@ -2,14 +2,18 @@
 //! request order; [`run`] times it with [`Schedule::evaluate`].
 
 mod best;
+mod bound;
 mod cta_sltf;
 mod dense;
 mod fifo;
+mod ils;
 mod local_search;
 mod loss;
 mod mpscan;
 mod mpscan_star;
 mod opt;
+mod options;
+mod patch;
 mod problem;
 mod read;
 mod scan;
@@ -19,7 +23,10 @@ mod sort;
 mod registry;
 mod schedule;
 
+pub use bound::BOUND_LIMIT;
 pub use opt::OPT_LIMIT;
+pub use options::{Options, DEFAULT_SEED};
+pub use patch::PATCH_LIMIT;
 pub use problem::{Head, Problem};
 pub use registry::Algorithm;
 pub use schedule::{Moves, Schedule, Step};
@@ -55,8 +62,14 @@ impl FromStr for Algorithm {
     }
 }
 
-/// Orders `problem` with `algo` and returns the timed schedule.
+/// Orders `problem` with `algo` and returns the timed schedule (default
+/// [`Options`]: no lower bound).
 pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
+    run_with(problem, algo, &Options::default())
+}
+
+/// [`run`] with the caller's options.
+pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result<Schedule> {
     if algo.needs_geometry() && problem.head_physical(Head::Start).is_none() {
         let usable: Vec<&str> = Algorithm::ALL
             .iter()
@@ -71,8 +84,14 @@ pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
             ),
         });
     }
-    let plan = algo.imp().plan(problem)?;
-    Schedule::evaluate(problem, plan.order, plan.moves)
+    let plan = algo.imp().plan(problem, options)?;
+    let schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
+    let bound = if options.bound {
+        bound::lower_bound(problem)
+    } else {
+        None
+    };
+    Ok(schedule.with_bound(bound))
 }
 
 /// Orders `requests` on a tape described by `model`, head at `start`,
@@ -84,7 +103,19 @@ pub fn order_tape(
     end: Option<Block>,
     algo: Algorithm,
 ) -> Result<Schedule> {
-    run(&Problem::tape(model, requests, start, end)?, algo)
+    order_tape_with(model, requests, start, end, algo, &Options::default())
+}
+
+/// [`order_tape`] with the caller's options.
+pub fn order_tape_with(
+    model: &dyn CostModel,
+    requests: Vec<Extent>,
+    start: Block,
+    end: Option<Block>,
+    algo: Algorithm,
+    options: &Options,
+) -> Result<Schedule> {
+    run_with(&Problem::tape(model, requests, start, end)?, algo, options)
 }
 
 /// Orders the nodes of an explicit cost matrix, head at node `start`,
@@ -96,8 +127,19 @@ pub fn order_matrix(
     end: Option<usize>,
     algo: Algorithm,
 ) -> Result<(Schedule, Vec<usize>)> {
+    order_matrix_with(matrix, start, end, algo, &Options::default())
+}
+
+/// [`order_matrix`] with the caller's options.
+pub fn order_matrix_with(
+    matrix: &CostMatrix,
+    start: usize,
+    end: Option<usize>,
+    algo: Algorithm,
+    options: &Options,
+) -> Result<(Schedule, Vec<usize>)> {
     let problem = Problem::matrix(matrix, start, end)?;
-    let schedule = run(&problem, algo)?;
+    let schedule = run_with(&problem, algo, options)?;
     let nodes = problem
         .node_sequence(&schedule.order)
         .expect("a matrix problem");

@@ -5,6 +5,7 @@
 //! opposite direction starts from that end of the tape.
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::{Head, Problem};
 use crate::model::{classify, Physical, SeekClass};
 use crate::Result;
@@ -97,7 +98,7 @@ impl Orderer for MpScan {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem).order))
     }
 }

@@ -4,6 +4,7 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::{mpscan, Problem};
 use crate::Result;
 
@@ -85,7 +86,7 @@ impl Orderer for MpScanStar {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

@@ -3,6 +3,7 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::Problem;
 use crate::atsp::held_karp;
 use crate::{Error, Result};
@@ -39,7 +40,7 @@ impl Orderer for Opt {
         "opt"
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         plan(problem).map(Plan::locate)
     }
 }

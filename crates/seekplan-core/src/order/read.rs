@@ -2,6 +2,7 @@
 //! under the head; requests behind the start are served after one locate back.
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::{Head, Problem};
 use crate::{Moves, Result};
 
@@ -28,7 +29,7 @@ impl Orderer for Read {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan {
             order: plan(problem),
             moves: Moves::ReadThrough,

@@ -3,7 +3,7 @@
 //! implementing [`Orderer`]) plus one line in [`algorithms!`]'s invocation
 //! below; names, parsing, `Algorithm::ALL` and the Python/CLI lists follow.
 
-use super::Problem;
+use super::{Options, Problem};
 use crate::{Moves, Result};
 
 /// An order of service and how the head moves between requests.
@@ -41,7 +41,7 @@ pub(crate) trait Orderer: Sync {
 
     /// The order `problem` is served in; every cost is recomputed from the
     /// model afterwards, so a plan cannot claim a cost it did not earn.
-    fn plan(&self, problem: &Problem) -> Result<Plan>;
+    fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan>;
 }
 
 /// Declares [`Algorithm`] (one variant per line), its `ALL` list in report
@@ -92,6 +92,8 @@ algorithms! {
     Linear => super::sort::Linear,
     /// CTA's software RAO: greedy SLTF on CTA's cost heuristic from block 0.
     CtaSltf => super::cta_sltf::CtaSltf,
+    /// Assignment relaxation with Karp's cycle patching (asymmetric TSP).
+    Patch => super::patch::Patch,
     /// seekplan's strongest: the best of the others, improved by local search.
     Best => super::best::Best,
 }

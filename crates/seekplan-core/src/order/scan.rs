@@ -2,6 +2,7 @@
 //! are served on the way out, the others on the way back (section 4.2).
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::{Head, Problem};
 use crate::model::Direction;
 use crate::Result;
@@ -49,7 +50,7 @@ impl Orderer for Scan {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

@@ -51,6 +51,11 @@ pub struct Schedule {
     pub total_s: f64,
     /// How the head moved between requests.
     pub moves: Moves,
+    /// A certified lower bound on the total of any schedule of the same
+    /// problem (the assignment bound plus the reads), when computed.
+    pub lower_bound_s: Option<f64>,
+    /// `total_s / lower_bound_s − 1`: at most this far from optimal.
+    pub gap: Option<f64>,
 }
 
 impl Schedule {
@@ -85,7 +90,18 @@ impl Schedule {
             finish_s,
             total_s: clock + finish_s,
             moves,
+            lower_bound_s: None,
+            gap: None,
         })
+    }
+
+    /// Records a lower bound on the problem's total, and the gap to it.
+    pub fn with_bound(mut self, lower_bound_s: Option<f64>) -> Schedule {
+        self.lower_bound_s = lower_bound_s;
+        self.gap = lower_bound_s
+            .filter(|&b| b > 0.0)
+            .map(|b| self.total_s / b - 1.0);
+        self
     }
 
     /// Seconds spent positioning (total minus reading).

@@ -2,6 +2,7 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::Problem;
 use crate::Result;
 
@@ -32,7 +33,7 @@ impl Orderer for Sltf {
         "sltf"
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

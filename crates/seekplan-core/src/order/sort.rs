@@ -1,6 +1,7 @@
 //! SORT: serve requests by increasing logical address.
 
 use super::registry::{Orderer, Plan};
+use super::Options;
 use super::Problem;
 use crate::Result;
 
@@ -23,7 +24,7 @@ impl Orderer for Sort {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }
@@ -40,7 +41,7 @@ impl Orderer for Linear {
         true
     }
 
-    fn plan(&self, problem: &Problem) -> Result<Plan> {
+    fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan::locate(plan(problem)))
     }
 }

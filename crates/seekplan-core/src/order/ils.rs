@@ -1,0 +1,77 @@
+//! Iterated local search for the asymmetric problem: from an Or-opt
+//! optimum, kick the best order with a reversal-free double bridge (two
+//! adjacent segments swap places: A B C D → A C B D), repair it with Or-opt
+//! started only at the kick's endpoints (don't-look bits everywhere else),
+//! and keep the result when it is cheaper. Seeded and budgeted, so the same
+//! input and options give the same order.
+
+use super::dense::Dense;
+use super::local_search::{or_opt, reversal_free, Neighbours};
+use super::Options;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+/// Longest segment a kick moves: local kicks keep the repair local.
+const MAX_SEGMENT: usize = 50;
+/// Kicks per request when the caller sets no budget, and their cap.
+const KICKS_PER_REQUEST: usize = 20;
+const MAX_KICKS: usize = 100_000;
+/// Savings smaller than this (seconds) are rounding noise.
+const EPS: f64 = 1e-9;
+
+/// The kick budget for `n` requests when the caller gives none.
+fn default_iterations(n: usize) -> usize {
+    (KICKS_PER_REQUEST * n).min(MAX_KICKS)
+}
+
+/// Improves `order` (an Or-opt optimum or not) in place; returns the gain.
+pub(crate) fn iterated(
+    d: &Dense,
+    near: &Neighbours,
+    order: &mut Vec<usize>,
+    options: &Options,
+) -> f64 {
+    let mut gain = reversal_free(d, near, order);
+    let n = order.len();
+    if n < 3 {
+        return gain;
+    }
+    let started = Instant::now();
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut trial = order.clone();
+    let budget = options.iterations.unwrap_or_else(|| default_iterations(n));
+    let longest = MAX_SEGMENT.min(n / 3).max(1);
+    for kick in 0..budget {
+        if kick % 64 == 0 && options.time_limit.is_some_and(|t| started.elapsed() >= t) {
+            break;
+        }
+        trial.clone_from(order);
+        let (first, second) = (rng.gen_range(1..=longest), rng.gen_range(1..=longest));
+        let p1 = rng.gen_range(0..=n - first - second);
+        let (p2, p3) = (p1 + first, p1 + first + second);
+        let at = |k: usize| if k == n { d.depot() } else { trial[k] };
+        let before = if p1 == 0 { d.depot() } else { trial[p1 - 1] };
+        let ends = [
+            before,
+            trial[p1],
+            trial[p2 - 1],
+            trial[p2],
+            trial[p3 - 1],
+            at(p3),
+        ];
+        let [a, b0, b1, c0, c1, after] = ends;
+        let added = d.cost(a, c0) + d.cost(c1, b0) + d.cost(b1, after)
+            - d.cost(a, b0)
+            - d.cost(b1, c0)
+            - d.cost(c1, after);
+        trial[p1..p3].rotate_left(first);
+        let repaired = or_opt(d, near, &mut trial, Some(&ends));
+        let saved = repaired - added;
+        if saved > EPS {
+            std::mem::swap(order, &mut trial);
+            gain += saved;
+        }
+    }
+    gain
+}

@@ -1,0 +1,156 @@
+//! The assignment relaxation, PATCH and the lower bound every schedule can
+//! carry: PATCH is a true order whose cost never beats the optimum, the
+//! bound never exceeds any algorithm's cost, and `best` is never worse than
+//! any other algorithm (PATCH included) on the same input.
+
+mod common;
+
+use proptest::prelude::*;
+use seekplan_core::model::{Block, CostMatrix};
+use seekplan_core::order::{run_with, Algorithm, Options, Problem, OPT_LIMIT};
+use seekplan_core::{Moves, Schedule};
+
+fn matrix(n: usize, raw: &[u32]) -> CostMatrix {
+    CostMatrix::from_rows(
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        if i == j {
+                            0.0
+                        } else {
+                            f64::from(raw[i * n + j] % 1000) / 10.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+    .unwrap()
+}
+
+fn brute_force(problem: &Problem) -> f64 {
+    fn go(p: &Problem, order: &mut Vec<usize>, used: &mut Vec<bool>, best: &mut f64) {
+        if order.len() == used.len() {
+            let s = Schedule::evaluate(p, order.clone(), Moves::Locate).unwrap();
+            *best = best.min(s.total_s);
+            return;
+        }
+        for j in 0..used.len() {
+            if !used[j] {
+                used[j] = true;
+                order.push(j);
+                go(p, order, used, best);
+                order.pop();
+                used[j] = false;
+            }
+        }
+    }
+    let mut best = f64::INFINITY;
+    go(
+        problem,
+        &mut Vec::new(),
+        &mut vec![false; problem.len()],
+        &mut best,
+    );
+    best
+}
+
+fn with_bound() -> Options {
+    Options {
+        bound: true,
+        ..Options::default()
+    }
+}
+
+fn on_matrices() -> impl Iterator<Item = Algorithm> {
+    Algorithm::ALL
+        .into_iter()
+        .filter(|a| !a.needs_geometry() && *a != Algorithm::CtaSltf)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn patch_and_the_bound_bracket_the_optimum(
+        n in 2usize..8,
+        raw in proptest::collection::vec(any::<u32>(), 64),
+        end in any::<bool>(),
+    ) {
+        let m = matrix(n, &raw);
+        let problem = Problem::matrix(&m, 0, end.then_some(n - 1)).unwrap();
+        let optimum = brute_force(&problem);
+        let patch = run_with(&problem, Algorithm::Patch, &with_bound()).unwrap();
+        let bound = patch.lower_bound_s.unwrap();
+        prop_assert!(bound <= optimum + 1e-9, "bound {bound} optimum {optimum}");
+        prop_assert!(patch.total_s >= optimum - 1e-9);
+        let best = run_with(&problem, Algorithm::Best, &with_bound()).unwrap();
+        prop_assert!((best.total_s - optimum).abs() < 1e-9);
+    }
+
+    #[test]
+    fn every_algorithm_is_a_permutation_above_the_bound_and_best_wins(
+        n in 3usize..60,
+        raw in proptest::collection::vec(any::<u32>(), 3600),
+        seed in any::<u64>(),
+    ) {
+        let m = matrix(n, &raw);
+        let problem = Problem::matrix(&m, 0, None).unwrap();
+        let options = Options { seed, ..with_bound() };
+        let best = run_with(&problem, Algorithm::Best, &options).unwrap();
+        for algo in on_matrices() {
+            if algo == Algorithm::Opt && problem.len() > OPT_LIMIT {
+                continue;
+            }
+            let s = run_with(&problem, algo, &options).unwrap();
+            let mut seen = s.order.clone();
+            seen.sort_unstable();
+            prop_assert_eq!(seen, (0..problem.len()).collect::<Vec<_>>());
+            let bound = s.lower_bound_s.unwrap();
+            prop_assert!(bound <= s.total_s + 1e-9, "{algo}: bound {bound} > {}", s.total_s);
+            prop_assert!(best.total_s <= s.total_s + 1e-9, "{algo}: {} < best {}", s.total_s, best.total_s);
+        }
+    }
+}
+
+#[test]
+fn the_bound_holds_for_every_algorithm_on_a_tape() {
+    let model = common::drive("mlr1");
+    let reqs = common::uniform(&model, 200, 3);
+    let problem = Problem::tape(&model, reqs, Block(1_000), Some(Block(0))).unwrap();
+    let best = run_with(&problem, Algorithm::Best, &with_bound()).unwrap();
+    for algo in Algorithm::ALL {
+        let Ok(s) = run_with(&problem, algo, &with_bound()) else {
+            continue;
+        };
+        let bound = s.lower_bound_s.unwrap();
+        assert!(
+            bound <= s.total_s + 1e-9,
+            "{algo}: bound {bound} > {}",
+            s.total_s
+        );
+        assert!(best.total_s <= s.total_s + 1e-9, "{algo} beats best");
+        assert!(s.gap.unwrap() >= -1e-12);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_order_and_the_budget_is_honoured() {
+    let m = matrix(
+        80,
+        &(0..6400u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect::<Vec<_>>(),
+    );
+    let problem = Problem::matrix(&m, 0, None).unwrap();
+    let a = run_with(&problem, Algorithm::Best, &Options::default()).unwrap();
+    let b = run_with(&problem, Algorithm::Best, &Options::default()).unwrap();
+    assert_eq!(a.order, b.order);
+    let none = Options {
+        iterations: Some(0),
+        ..Options::default()
+    };
+    let c = run_with(&problem, Algorithm::Best, &none).unwrap();
+    assert!(a.total_s <= c.total_s + 1e-9);
+}
