@@ -13,6 +13,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from seekplan.errors import SeekplanError
 
 
@@ -111,43 +113,62 @@ def read_requests(path: str | Path) -> list[Request]:
     return parse_requests(read_lines(path), str(path))
 
 
+# Bytes of a CSV matrix handed to the core at a time: the file is parsed
+# as it is read, so it never sits in memory beside the matrix.
+MATRIX_CHUNK = 8 << 20
+MATRIX_DTYPES = ("float64", "float32")
+
+
+def _csv_matrix(chunks: Iterable[bytes], origin: str) -> np.ndarray:
+    """The float64 matrix parsed by the core from CSV ``chunks``."""
+    from seekplan import _core
+
+    reader = _core.MatrixReader()
+    try:
+        for chunk in chunks:
+            reader.feed(chunk)
+        return reader.finish()
+    except ValueError as e:
+        raise SeekplanError(f"{origin}: {e}") from None
+
+
 def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[float]]:
     """A square matrix of seconds from CSV text without a header."""
-    try:
-        rows = _parse_rows(csv.reader(strip_bom(lines)), origin)
-    except csv.Error as e:
-        raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
-    if not rows:
+    matrix = _csv_matrix((line.encode() for line in lines), origin)
+    return [[float(v) for v in row] for row in matrix]
+
+
+def as_matrix(array: np.ndarray, origin: str = "matrix") -> np.ndarray:
+    """``array`` checked as a square float32/float64 cost matrix, C-ordered
+    (a Fortran-ordered or strided array is copied once; any other is lent
+    to the core as it is)."""
+    if array.dtype.name not in MATRIX_DTYPES:
+        raise SeekplanError(
+            f"{origin}: dtype {array.dtype} is not a float32 or float64 matrix "
+            "(convert it with .astype(numpy.float64))"
+        )
+    if array.ndim != 2 or array.shape[0] != array.shape[1]:
+        raise SeekplanError(f"{origin}: shape {array.shape} is not a square matrix")
+    if array.shape[0] == 0:
         raise SeekplanError(f"{origin}: is empty")
-    for number, row in enumerate(rows, start=1):
-        if len(row) != len(rows):
-            raise SeekplanError(
-                f"{origin}: not square: row {number} has {len(row)} entries, expected {len(rows)}"
-            )
-    check_costs(rows, origin)
-    return rows
+    return np.ascontiguousarray(array)
 
 
-def _parse_rows(reader: Iterable[list[str]], origin: str) -> list[list[float]]:
-    rows = []
-    for number, row in enumerate(reader, start=1):
-        if not row or all(not c.strip() for c in row):
-            continue
-        values = []
-        for col, cell in enumerate(row):
+def read_matrix(path: str | Path) -> np.ndarray:
+    """A square cost matrix from ``.npy`` (float32/float64, memory-mapped, not
+    copied) or CSV without a header (parsed by the core as it is read)."""
+    p = Path(path)
+    try:
+        if p.suffix.lower() == ".npy":
             try:
-                v = float(cell)
-            except ValueError:
-                raise SeekplanError(
-                    f"{origin} line {number} column {col}: {cell!r} is not a number"
-                ) from None
-            if not math.isfinite(v) or v < 0:
-                raise SeekplanError(
-                    f"{origin} line {number} column {col}: {v} must be a finite time >= 0"
-                )
-            values.append(v)
-        rows.append(values)
-    return rows
+                array = np.load(p, mmap_mode="r", allow_pickle=False)
+            except ValueError as e:
+                raise SeekplanError(f"{p}: not a numeric .npy matrix ({e})") from None
+            return as_matrix(array, str(p))
+        with p.open("rb") as f:
+            return _csv_matrix(iter(lambda: f.read(MATRIX_CHUNK), b""), str(p))
+    except OSError as e:
+        raise SeekplanError(f"cannot read {p}: {e}") from e
 
 
 def check_costs(costs: Sequence[Sequence[float]], origin: str = "matrix") -> None:
@@ -162,11 +183,6 @@ def check_costs(costs: Sequence[Sequence[float]], origin: str = "matrix") -> Non
         raise SeekplanError(
             f"{origin}: costs too large: a total over them overflows to infinity; rescale them"
         )
-
-
-def read_matrix(path: str | Path) -> list[list[float]]:
-    """A square cost matrix from a CSV file (see :func:`parse_matrix`)."""
-    return parse_matrix(read_lines(path), str(path))
 
 
 ORDER_COLUMNS = ("rank", "id", "block", "size", "start_s", "end_s")

@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from seekplan import _core
 from seekplan.catalog import make_drive
 from seekplan.errors import SeekplanError
-from seekplan.io import MAX_INT, Request, check_costs
+from seekplan.io import MAX_INT, Request, as_matrix, check_costs
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
@@ -203,7 +205,7 @@ def order(
 
 
 def order_matrix(
-    costs: Sequence[Sequence[float]],
+    costs: Sequence[Sequence[float]] | np.ndarray,
     algo: str = DEFAULT_ALGO,
     start: int = 0,
     end: int | None = None,
@@ -213,9 +215,11 @@ def order_matrix(
 ) -> OrderResult:
     """Orders the nodes of a square matrix of locate times (row i, column j:
     seconds from i to j), head at node ``start``, finishing at ``end``;
-    ``seed``, ``time_limit`` and ``bound`` as for :func:`order`."""
+    ``seed``, ``time_limit`` and ``bound`` as for :func:`order`. ``costs`` is
+    a list of rows or a numpy array (float32 or float64, lent to the core
+    without a copy when C-ordered, e.g. ``numpy.load(path, mmap_mode="r")``)."""
     _check_algo(algo)
-    rows = _as_costs(costs)
+    rows = as_matrix(costs, "costs") if isinstance(costs, np.ndarray) else _as_costs(costs)
     start = whole_number(start, "start")
     end = None if end is None else whole_number(end, "end")
     t0 = time.process_time()

@@ -10,7 +10,7 @@ use seekplan_core::model::{Block, CostMatrix};
 use seekplan_core::order::{run_with, Algorithm, Options, Problem, OPT_LIMIT};
 use seekplan_core::{Moves, Schedule};
 
-fn matrix(n: usize, raw: &[u32]) -> CostMatrix {
+fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
     CostMatrix::from_rows(
         (0..n)
             .map(|i| {

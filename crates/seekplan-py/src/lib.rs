@@ -10,14 +10,16 @@ mod recall;
 mod schema;
 
 use drive::Drive;
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use seekplan_core::model::{Block, CostMatrix, Extent};
+use seekplan_core::model::{Block, CostMatrix, CsvMatrixReader, Extent};
 use seekplan_core::order::{
     order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, DEFAULT_SEED,
 };
 use seekplan_core::{Error, Schedule};
+use std::borrow::Cow;
 
 /// A core error as a Python ValueError (the Python side turns it into a
 /// SeekplanError with the same message).
@@ -92,13 +94,102 @@ fn order<'py>(
     schedule_dict(py, &schedule)
 }
 
-/// Orders the nodes of a square cost matrix (rows of seconds).
+/// A cost matrix as Python hands it over: a 2-D numpy array of float64 or
+/// float32 (lent without a copy) or a list of rows.
+enum Costs<'py> {
+    F64(PyReadonlyArray2<'py, f64>),
+    F32(PyReadonlyArray2<'py, f32>),
+    Rows(Vec<Vec<f64>>),
+}
+
+impl<'py> FromPyObject<'py> for Costs<'py> {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        if let Ok(a) = ob.extract() {
+            return Ok(Costs::F64(a));
+        }
+        if let Ok(a) = ob.extract() {
+            return Ok(Costs::F32(a));
+        }
+        Ok(Costs::Rows(ob.extract()?))
+    }
+}
+
+/// The square side of a 2-D array, or an error naming its shape.
+fn square_side(shape: &[usize]) -> PyResult<usize> {
+    match shape {
+        [r, c] if r == c => Ok(*r),
+        _ => Err(PyValueError::new_err(format!(
+            "invalid matrix: shape {shape:?} is not square"
+        ))),
+    }
+}
+
+impl Costs<'_> {
+    /// The core's matrix, borrowing the array's memory where there is one.
+    fn matrix(&self) -> PyResult<CostMatrix<'_>> {
+        let contiguous = || PyValueError::new_err("invalid matrix: array is not C-contiguous");
+        match self {
+            Costs::F64(a) => {
+                let n = square_side(a.shape())?;
+                if !a.is_c_contiguous() {
+                    return Err(contiguous());
+                }
+                let data = a.as_slice().map_err(|_| contiguous())?;
+                CostMatrix::from_flat(n, Cow::Borrowed(data)).map_err(err)
+            }
+            Costs::F32(a) => {
+                let n = square_side(a.shape())?;
+                if !a.is_c_contiguous() {
+                    return Err(contiguous());
+                }
+                let data = a.as_slice().map_err(|_| contiguous())?;
+                CostMatrix::from_flat_f32(n, Cow::Borrowed(data)).map_err(err)
+            }
+            Costs::Rows(rows) => CostMatrix::from_rows(rows.clone()).map_err(err),
+        }
+    }
+}
+
+/// Parses a CSV cost matrix fed in chunks (the file is never whole in memory).
+#[pyclass]
+struct MatrixReader(Option<CsvMatrixReader>);
+
+#[pymethods]
+impl MatrixReader {
+    #[new]
+    fn new() -> Self {
+        MatrixReader(Some(CsvMatrixReader::default()))
+    }
+
+    /// Parses the complete lines of `chunk`, keeping an unfinished last line.
+    fn feed(&mut self, chunk: &[u8]) -> PyResult<()> {
+        self.reader()?.feed(chunk).map_err(err)
+    }
+
+    /// The matrix as a float64 array (n x n), once every chunk is fed.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        self.reader()?;
+        let matrix = self.0.take().expect("checked").finish().map_err(err)?;
+        let n = matrix.len();
+        PyArray1::from_vec(py, matrix.into_flat()).reshape([n, n])
+    }
+}
+
+impl MatrixReader {
+    fn reader(&mut self) -> PyResult<&mut CsvMatrixReader> {
+        self.0
+            .as_mut()
+            .ok_or_else(|| PyValueError::new_err("this matrix reader has already finished"))
+    }
+}
+
+/// Orders the nodes of a square cost matrix of seconds (see [`Costs`]).
 #[pyfunction]
-#[pyo3(signature = (rows, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
+#[pyo3(signature = (costs, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
 #[allow(clippy::too_many_arguments)]
 fn order_costs<'py>(
     py: Python<'py>,
-    rows: Vec<Vec<f64>>,
+    costs: Costs<'py>,
     algo: &str,
     start: usize,
     end: Option<usize>,
@@ -108,12 +199,13 @@ fn order_costs<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
     let options = options(seed, time_limit, bound)?;
-    let matrix = CostMatrix::from_rows(rows).map_err(err)?;
+    let matrix = costs.matrix()?;
     let (schedule, nodes) = py
         .allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options))
         .map_err(err)?;
     let d = schedule_dict(py, &schedule)?;
     d.set_item("nodes", nodes)?;
+    d.set_item("borrowed", matrix.is_borrowed())?;
     Ok(d)
 }
 
@@ -164,6 +256,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     schema::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
+    m.add_class::<MatrixReader>()?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(locate_matrix, m)?)?;
     Ok(())

@@ -122,7 +122,7 @@ pub fn order_tape_with(
 /// finishing at node `end` when given; also returns the full node sequence
 /// (start first, end last).
 pub fn order_matrix(
-    matrix: &CostMatrix,
+    matrix: &CostMatrix<'_>,
     start: usize,
     end: Option<usize>,
     algo: Algorithm,
@@ -132,7 +132,7 @@ pub fn order_matrix(
 
 /// [`order_matrix`] with the caller's options.
 pub fn order_matrix_with(
-    matrix: &CostMatrix,
+    matrix: &CostMatrix<'_>,
     start: usize,
     end: Option<usize>,
     algo: Algorithm,

@@ -23,7 +23,7 @@ enum Source<'a> {
         end: Option<Block>,
     },
     Matrix {
-        matrix: &'a CostMatrix,
+        matrix: &'a CostMatrix<'a>,
         nodes: Vec<usize>,
         start: usize,
         end: Option<usize>,
@@ -80,7 +80,7 @@ impl<'a> Problem<'a> {
 
     /// The general asymmetric problem: visit every node of `matrix` once,
     /// starting at node `start`, finishing at node `end` when given.
-    pub fn matrix(matrix: &'a CostMatrix, start: usize, end: Option<usize>) -> Result<Self> {
+    pub fn matrix(matrix: &'a CostMatrix<'a>, start: usize, end: Option<usize>) -> Result<Self> {
         let n = matrix.len();
         for (name, node) in [("start", Some(start)), ("end", end)] {
             if let Some(v) = node {
@@ -122,6 +122,11 @@ impl<'a> Problem<'a> {
             Source::Tape { end, .. } => end.is_some(),
             Source::Matrix { end, .. } => end.is_some(),
         }
+    }
+
+    /// Whether the costs come from an explicit matrix (no drive model).
+    pub fn is_matrix(&self) -> bool {
+        matches!(self.source, Source::Matrix { .. })
     }
 
     /// Seconds to position from `head` to the start of request `j`.
