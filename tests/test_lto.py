@@ -23,6 +23,8 @@ from seekplan.ltfs import (
     volume_identity,
 )
 from seekplan.lto import parse_eowp
+from seekplan.ordering import order
+from seekplan.workload import uniform_batch
 
 LTO9_WRAPS = 280
 
@@ -215,3 +217,26 @@ def test_ltfs_copy_cli_copies_everything_and_refuses_a_destination_inside(
     r = cli("ltfs", "copy", root, root / "inner", "--no-progress")
     assert r.exit_code == 2 and "inside the volume" in r.output
     assert not (root / "inner").exists()  # nothing written to the tape
+
+
+def test_cta_judge_orders_and_times_every_move_by_ctas_heuristic(cli, tmp_path) -> None:
+    drive = make_drive("lto9")
+    batch = uniform_batch(drive.capacity, 120, 64 << 20, 11)
+    totals = {}
+    for cost in ("drive", "cta"):
+        for algo in ("linear", "cta-sltf", "best"):
+            r = order(batch, drive="lto9", algo=algo, cost=cost)
+            assert r.lower_bound_s is not None and r.lower_bound_s <= r.total_s + 1e-6
+            totals[cost, algo] = r.total_s
+    # Judged by CTA's own cost, best still never loses to CTA's RAO...
+    assert totals["cta", "best"] <= totals["cta", "cta-sltf"]
+    # ...and the judge matters: the same orders cost differently under it.
+    assert totals["cta", "linear"] != pytest.approx(totals["drive", "linear"])
+    req = tmp_path / "r.csv"
+    req.write_text("id,block,size\na,10,100\nb,5000,100\n")
+    r = cli("order", req, "--drive", "mlr1", "--cost", "cta")
+    assert r.exit_code == 2 and "needs an LTO drive" in r.output
+    r = cli("order", req, "--drive", "lto9", "--cost", "nosuch")
+    assert r.exit_code == 2 and "unknown cost" in r.output
+    r = cli("order", req, "--drive", "lto9", "--cost", "cta", "--json")
+    assert r.exit_code == 0, r.output

@@ -356,20 +356,36 @@ def drive_entry(name: str, devices: str | Path | None = None) -> DriveEntry:
     return drives[name]
 
 
+#: Who times a locate: the drive's own model, or CERN CTA's published cost
+#: heuristic on the same LTO tape (so a CTA site compares on CTA's terms).
+COSTS = ("drive", "cta")
+
+
 def make_drive(
     name: str,
     track_starts: list[int] | None = None,
     capacity: int | None = None,
     devices: str | Path | None = None,
+    cost: str = "drive",
 ) -> Any:
-    """A cost model for drive ``name`` with a nominal or a given tape layout."""
+    """A cost model for drive ``name`` with a nominal or a given tape layout;
+    ``cost="cta"`` times its locates by CTA's heuristic (LTO drives only)."""
     entry = drive_entry(name, devices)
     if entry.model is None:
         raise SeekplanError(
             f"drive {name!r} has mechanics only (load, unload, rate), no locate model; "
             "add a 'model' and 'params' to order requests on it"
         )
+    if cost not in COSTS:
+        raise SeekplanError(f"unknown cost {cost!r}; choose one of {', '.join(COSTS)}")
+    if cost == "cta" and entry.model != "lto":
+        raise SeekplanError(
+            f"--cost cta needs an LTO drive (e.g. --drive lto9); {name!r} uses the "
+            f"{entry.model} model"
+        )
     try:
+        if cost == "cta":
+            return _core.cta_drive(json.dumps(entry.typed_params().model_dump()), track_starts)
         return MODELS[entry.model][1](entry.typed_params(), track_starts, capacity)
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e

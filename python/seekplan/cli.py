@@ -108,6 +108,10 @@ def order_cmd(
     summary_csv: Annotated[
         Path | None, typer.Option("--summary", help="Write totals, bound and gap as CSV")
     ] = None,
+    cost: Annotated[
+        str,
+        typer.Option(help="Who times a locate: 'drive' (its model) or 'cta' (CTA's heuristic)"),
+    ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
     if out is not None:
@@ -132,6 +136,7 @@ def order_cmd(
             end=end_pos,
             track_starts=_layout(track_starts, eowp, drive, devices),
             devices=devices,
+            cost=cost,
             **tuning,
         )
         if out is not None:

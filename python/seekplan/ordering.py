@@ -152,6 +152,7 @@ def order(
     seed: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
+    cost: str = "drive",
 ) -> OrderResult:
     """Orders ``requests`` (id, block, size in bytes) on a catalogued drive.
 
@@ -160,12 +161,14 @@ def order(
     tape's measured track start addresses (nominal when omitted). ``seed``
     and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
     computes the lower bound and gap (off to time an algorithm alone).
+    ``cost="cta"`` orders and times every move by CERN CTA's published cost
+    heuristic instead of the drive's model (LTO drives).
     """
     _check_algo(algo)
     reqs = _as_requests(requests)
     start = whole_number(start, "start")
     end = None if end is None else whole_number(end, "end")
-    model = make_drive(drive, track_starts=track_starts, devices=devices)
+    model = make_drive(drive, track_starts=track_starts, devices=devices, cost=cost)
     t0 = time.process_time()
     try:
         s = _core.order(
