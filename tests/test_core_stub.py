@@ -1,0 +1,40 @@
+"""The type stub of the compiled core declares every name it exports, and
+no name it does not (so type checkers and readers see the real surface)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from seekplan import _core
+
+STUB = Path(_core.__file__).parent / "_core.pyi"
+
+
+def _declared() -> dict[str, ast.AST]:
+    tree = ast.parse(STUB.read_text())
+    return {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.ClassDef)
+    }
+
+
+def test_every_export_is_declared_and_nothing_else():
+    exported = {n for n in dir(_core) if not n.startswith("_")}
+    assert set(_declared()) == exported
+
+
+def test_declared_parameters_match_the_extension_signatures():
+    declared = _declared()
+    for name, node in declared.items():
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        signature = getattr(getattr(_core, name), "__text_signature__", None)
+        assert signature, name
+        real = [
+            p.strip().split("=")[0].lstrip("*")
+            for p in signature.strip("()").split(",")
+            if p.strip() and p.strip() not in ("/", "*", "$module")
+        ]
+        assert [a.arg for a in node.args.args] == real, name
