@@ -4,7 +4,7 @@
 //! target unless it streams forward on the same track.
 
 use super::geometry::{classify, Direction, Physical, SeekClass};
-use super::{Block, CostModel, Extent, Read};
+use super::{Block, CostModel, Extent, LocatePos, Pos, PosCosts, Read};
 use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use rand::Rng;
@@ -256,22 +256,14 @@ impl SerpentineModel {
     }
 }
 
-impl CostModel for SerpentineModel {
-    fn capacity(&self) -> u64 {
-        self.layout.capacity
-    }
-
-    fn block_bytes(&self) -> u64 {
-        self.spec.block_bytes
-    }
-
-    fn locate(&self, from: Block, to: Block) -> f64 {
-        if from == to {
+impl SerpentineModel {
+    /// Seconds to locate between two physical positions (the locate rule
+    /// of [`CostModel::locate`], without mapping blocks).
+    fn locate_physical(&self, a: Physical, b: Physical) -> f64 {
+        if a == b {
             return 0.0;
         }
         let s = &self.spec;
-        let a = self.physical_of(from.0);
-        let b = self.physical_of(to.0);
         let keypoint = b.preceding_keypoint(self.keypoint_spacing());
         if classify(&a, &b, keypoint) == SeekClass::SameTrackAhead {
             return s.locate_overhead_s + (b.lpos - a.lpos).abs() * s.traverse_s;
@@ -296,6 +288,59 @@ impl CostModel for SerpentineModel {
             + reversals as f64 * s.reverse_s
             + travel.abs() * s.traverse_s
             + (b.lpos - keypoint).abs() * self.track_read_s / s.keypoint_read_factor
+    }
+}
+
+/// A serpentine position cached for schedulers: `along` is the longitudinal
+/// position, `track` the track, `side` its direction (0 forward, 1 reverse).
+impl From<Physical> for Pos {
+    fn from(p: Physical) -> Pos {
+        Pos {
+            along: p.lpos,
+            track: p.track,
+            zone: 0,
+            side: u8::from(p.direction == Direction::Reverse),
+        }
+    }
+}
+
+impl LocatePos for SerpentineModel {
+    fn locate_pos(&self, from: Pos, to: Pos) -> f64 {
+        let physical = |p: Pos| Physical {
+            track: p.track,
+            direction: if p.side == 0 {
+                Direction::Forward
+            } else {
+                Direction::Reverse
+            },
+            lpos: p.along,
+        };
+        self.locate_physical(physical(from), physical(to))
+    }
+}
+
+impl CostModel for SerpentineModel {
+    fn capacity(&self) -> u64 {
+        self.layout.capacity
+    }
+
+    fn block_bytes(&self) -> u64 {
+        self.spec.block_bytes
+    }
+
+    fn pos(&self, block: Block) -> Option<Pos> {
+        Some(self.physical_of(block.0).into())
+    }
+
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        Some(PosCosts::Other(self))
+    }
+
+    fn locate(&self, from: Block, to: Block) -> f64 {
+        if from == to {
+            return 0.0;
+        }
+        self.locate_physical(self.physical_of(from.0), self.physical_of(to.0))
     }
 
     fn read(&self, extent: Extent) -> Read {
