@@ -36,6 +36,7 @@ def order(
     start: int = 0,
     end: int | None = None,
     seed: int = ...,
+    iterations: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
 ) -> dict[str, Any]: ...
@@ -45,6 +46,7 @@ def order_costs(
     start: int = 0,
     end: int | None = None,
     seed: int = ...,
+    iterations: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
 ) -> dict[str, Any]: ...

@@ -102,6 +102,10 @@ def order_cmd(
     ] = None,
     devices: DevicesOpt = None,
     seed: Annotated[int | None, typer.Option(help="Seed of best's local search")] = None,
+    iterations: Annotated[
+        int | None,
+        typer.Option(help="Kicks of best's local search (default: 2 per request, at most 100,000)"),
+    ] = None,
     time_limit: Annotated[
         float | None, typer.Option(help="Stop best's local search after SECONDS")
     ] = None,
@@ -116,7 +120,7 @@ def order_cmd(
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
     if out is not None:
         output_file(out)
-    tuning = {"seed": seed, "time_limit": time_limit}
+    tuning = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
     end_pos = _position(end, "--end")
     if matrix is not None:

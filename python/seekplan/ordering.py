@@ -108,9 +108,14 @@ def _as_request(i: int, r: Any) -> Request:
     )
 
 
-def _options(seed: int | None, time_limit: float | None, bound: bool) -> dict[str, Any]:
-    """Keyword arguments of the core's order functions (its default seed when None)."""
+def _options(
+    seed: int | None, iterations: int | None, time_limit: float | None, bound: bool
+) -> dict[str, Any]:
+    """Keyword arguments of the core's order functions (its default seed and
+    kick budget when None)."""
     out: dict[str, Any] = {"time_limit": time_limit, "bound": bound}
+    if iterations is not None:
+        out["iterations"] = whole_number(iterations, "iterations")
     if seed is not None:
         if seed < 0:
             raise SeekplanError(f"seed must be >= 0, got {seed}")
@@ -152,14 +157,15 @@ def order(
     seed: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
+    iterations: int | None = None,
     cost: str = "drive",
 ) -> OrderResult:
     """Orders ``requests`` (id, block, size in bytes) on a catalogued drive.
 
     ``start`` is the head's block (BOT by default); ``end`` a block the head
     must return to (e.g. 0 to rewind before unload); ``track_starts`` the
-    tape's measured track start addresses (nominal when omitted). ``seed``
-    and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
+    tape's measured track start addresses (nominal when omitted). ``seed``,
+    ``iterations`` (kicks) and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
     computes the lower bound and gap (off to time an algorithm alone).
     ``cost="cta"`` orders and times every move by CERN CTA's published cost
     heuristic instead of the drive's model (LTO drives).
@@ -178,7 +184,7 @@ def order(
             algo,
             start=start,
             end=end,
-            **_options(seed, time_limit, bound),
+            **_options(seed, iterations, time_limit, bound),
         )
     except ValueError as e:
         raise SeekplanError(str(e)) from e
@@ -215,10 +221,11 @@ def order_matrix(
     seed: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
+    iterations: int | None = None,
 ) -> OrderResult:
     """Orders the nodes of a square matrix of locate times (row i, column j:
     seconds from i to j), head at node ``start``, finishing at ``end``;
-    ``seed``, ``time_limit`` and ``bound`` as for :func:`order`. ``costs`` is
+    ``seed``, ``iterations``, ``time_limit`` and ``bound`` as for :func:`order`. ``costs`` is
     a list of rows or a numpy array (float32 or float64, lent to the core
     without a copy when C-ordered, e.g. ``numpy.load(path, mmap_mode="r")``)."""
     _check_algo(algo)
@@ -232,7 +239,7 @@ def order_matrix(
             algo,
             start=start,
             end=end,
-            **_options(seed, time_limit, bound),
+            **_options(seed, iterations, time_limit, bound),
         )
     except ValueError as e:
         raise SeekplanError(str(e)) from e

@@ -45,7 +45,12 @@ fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDi
 }
 
 /// Ordering options from keyword arguments (time limit in seconds).
-fn options(seed: u64, time_limit: Option<f64>, bound: bool) -> PyResult<Options> {
+fn options(
+    seed: u64,
+    iterations: Option<usize>,
+    time_limit: Option<f64>,
+    bound: bool,
+) -> PyResult<Options> {
     let time_limit = time_limit
         .map(|t| {
             std::time::Duration::try_from_secs_f64(t)
@@ -54,7 +59,7 @@ fn options(seed: u64, time_limit: Option<f64>, bound: bool) -> PyResult<Options>
         .transpose()?;
     Ok(Options {
         seed,
-        iterations: None,
+        iterations,
         time_limit,
         bound,
     })
@@ -62,7 +67,7 @@ fn options(seed: u64, time_limit: Option<f64>, bound: bool) -> PyResult<Options>
 
 /// Orders requests (parallel lists of first blocks and sizes in bytes) on `drive`.
 #[pyfunction]
-#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
+#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true))]
 #[allow(clippy::too_many_arguments)]
 fn order<'py>(
     py: Python<'py>,
@@ -73,11 +78,12 @@ fn order<'py>(
     start: u64,
     end: Option<u64>,
     seed: u64,
+    iterations: Option<usize>,
     time_limit: Option<f64>,
     bound: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, time_limit, bound)?;
+    let options = options(seed, iterations, time_limit, bound)?;
     let requests = extents(blocks, sizes)?;
     let schedule = py
         .allow_threads(|| {
@@ -185,7 +191,7 @@ impl MatrixReader {
 
 /// Orders the nodes of a square cost matrix of seconds (see [`Costs`]).
 #[pyfunction]
-#[pyo3(signature = (costs, algo, start=0, end=None, seed=DEFAULT_SEED, time_limit=None, bound=true))]
+#[pyo3(signature = (costs, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true))]
 #[allow(clippy::too_many_arguments)]
 fn order_costs<'py>(
     py: Python<'py>,
@@ -194,11 +200,12 @@ fn order_costs<'py>(
     start: usize,
     end: Option<usize>,
     seed: u64,
+    iterations: Option<usize>,
     time_limit: Option<f64>,
     bound: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, time_limit, bound)?;
+    let options = options(seed, iterations, time_limit, bound)?;
     let matrix = costs.matrix()?;
     let (schedule, nodes) = py
         .allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options))
