@@ -8,7 +8,6 @@ mod common;
 use proptest::prelude::*;
 use seekplan_core::model::{Block, CostMatrix};
 use seekplan_core::order::{run_with, Algorithm, Options, Problem, OPT_LIMIT};
-use seekplan_core::{Moves, Schedule};
 
 fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
     CostMatrix::from_rows(
@@ -27,33 +26,6 @@ fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
             .collect(),
     )
     .unwrap()
-}
-
-fn brute_force(problem: &Problem) -> f64 {
-    fn go(p: &Problem, order: &mut Vec<usize>, used: &mut Vec<bool>, best: &mut f64) {
-        if order.len() == used.len() {
-            let s = Schedule::evaluate(p, order.clone(), Moves::Locate).unwrap();
-            *best = best.min(s.total_s);
-            return;
-        }
-        for j in 0..used.len() {
-            if !used[j] {
-                used[j] = true;
-                order.push(j);
-                go(p, order, used, best);
-                order.pop();
-                used[j] = false;
-            }
-        }
-    }
-    let mut best = f64::INFINITY;
-    go(
-        problem,
-        &mut Vec::new(),
-        &mut vec![false; problem.len()],
-        &mut best,
-    );
-    best
 }
 
 fn with_bound() -> Options {
@@ -80,7 +52,7 @@ proptest! {
     ) {
         let m = matrix(n, &raw);
         let problem = Problem::matrix(&m, 0, end.then_some(n - 1)).unwrap();
-        let optimum = brute_force(&problem);
+        let optimum = common::brute_force(&problem);
         let patch = run_with(&problem, Algorithm::Patch, &with_bound()).unwrap();
         let bound = patch.lower_bound_s.unwrap();
         prop_assert!(bound <= optimum + 1e-9, "bound {bound} optimum {optimum}");

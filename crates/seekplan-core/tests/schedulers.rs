@@ -7,7 +7,7 @@ mod common;
 use proptest::prelude::*;
 use seekplan_core::model::{Block, CostMatrix, CostModel, Extent};
 use seekplan_core::order::{order_matrix, order_tape, run, Algorithm, Problem, OPT_LIMIT};
-use seekplan_core::{Error, Moves, Schedule};
+use seekplan_core::{Error, Schedule};
 
 const HEURISTICS: [Algorithm; 9] = [
     Algorithm::Read,
@@ -20,33 +20,6 @@ const HEURISTICS: [Algorithm; 9] = [
     Algorithm::MpScanStar,
     Algorithm::Best,
 ];
-
-fn brute_force(problem: &Problem) -> f64 {
-    fn go(p: &Problem, order: &mut Vec<usize>, used: &mut Vec<bool>, best: &mut f64) {
-        if order.len() == used.len() {
-            let s = Schedule::evaluate(p, order.clone(), Moves::Locate).unwrap();
-            *best = best.min(s.total_s);
-            return;
-        }
-        for j in 0..used.len() {
-            if !used[j] {
-                used[j] = true;
-                order.push(j);
-                go(p, order, used, best);
-                order.pop();
-                used[j] = false;
-            }
-        }
-    }
-    let mut best = f64::INFINITY;
-    go(
-        problem,
-        &mut Vec::new(),
-        &mut vec![false; problem.len()],
-        &mut best,
-    );
-    best
-}
 
 fn is_permutation(order: &[usize], n: usize) -> bool {
     let mut sorted = order.to_vec();
@@ -103,7 +76,7 @@ proptest! {
         let model = common::drive("dlt2000");
         let problem = Problem::tape(&model, common::uniform(&model, n, seed), Block(0), end.then_some(Block(0))).unwrap();
         let opt = run(&problem, Algorithm::Opt).unwrap().total_s;
-        prop_assert!((opt - brute_force(&problem)).abs() < 1e-6);
+        prop_assert!((opt - common::brute_force(&problem)).abs() < 1e-6);
     }
 
     #[test]
@@ -116,7 +89,7 @@ proptest! {
         let end = closed.then_some(0);
         let problem = Problem::matrix(&m, 0, end).unwrap();
         let opt = run(&problem, Algorithm::Opt).unwrap();
-        prop_assert!((opt.total_s - brute_force(&problem)).abs() < 1e-6);
+        prop_assert!((opt.total_s - common::brute_force(&problem)).abs() < 1e-6);
         for algo in [Algorithm::Loss, Algorithm::Sltf, Algorithm::Fifo, Algorithm::Best] {
             let (s, nodes) = order_matrix(&m, 0, end, algo).unwrap();
             prop_assert!(s.total_s + 1e-9 >= opt.total_s, "{algo} beat OPT");

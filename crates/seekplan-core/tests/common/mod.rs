@@ -5,6 +5,8 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use seekplan_core::model::{Block, Extent, SerpentineModel, SerpentineSpec};
+use seekplan_core::order::Problem;
+use seekplan_core::{Moves, Schedule};
 
 /// The catalog shipped with the Python package.
 pub const DEVICES: &str = include_str!("../../../../python/seekplan/data/devices.toml");
@@ -33,4 +35,32 @@ pub fn uniform(model: &SerpentineModel, n: usize, seed: u64) -> Vec<Extent> {
             bytes: model.block_bytes(),
         })
         .collect()
+}
+
+/// The least total over every order of `problem` (small problems only).
+pub fn brute_force(problem: &Problem) -> f64 {
+    fn go(p: &Problem, order: &mut Vec<usize>, used: &mut Vec<bool>, best: &mut f64) {
+        if order.len() == used.len() {
+            let s = Schedule::evaluate(p, order.clone(), Moves::Locate).unwrap();
+            *best = best.min(s.total_s);
+            return;
+        }
+        for j in 0..used.len() {
+            if !used[j] {
+                used[j] = true;
+                order.push(j);
+                go(p, order, used, best);
+                order.pop();
+                used[j] = false;
+            }
+        }
+    }
+    let mut best = f64::INFINITY;
+    go(
+        problem,
+        &mut Vec::new(),
+        &mut vec![false; problem.len()],
+        &mut best,
+    );
+    best
 }
