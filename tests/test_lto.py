@@ -240,3 +240,16 @@ def test_cta_judge_orders_and_times_every_move_by_ctas_heuristic(cli, tmp_path) 
     assert r.exit_code == 2 and "unknown cost" in r.output
     r = cli("order", req, "--drive", "lto9", "--cost", "cta", "--json")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize(("name", "native_tb"), [("lto10", 30), ("lto10p", 40)])
+def test_lto10_entries_order_a_batch_on_their_own_model(cli, name, native_tb) -> None:
+    drive = make_drive(name)
+    assert drive.capacity * drive.block_bytes == pytest.approx(native_tb * 1e12, rel=0.01)
+    batch = uniform_batch(drive.capacity, 200, 64 << 20, 3)
+    best = order(batch, drive=name, algo="best")
+    linear = order(batch, drive=name, algo="linear")
+    assert best.total_s <= linear.total_s
+    assert best.lower_bound_s is not None and best.lower_bound_s <= best.total_s
+    r = cli("drives", name, "--json")
+    assert r.exit_code == 0 and f'"capacity_bytes": {native_tb}000000000000' in r.output
