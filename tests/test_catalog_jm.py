@@ -96,3 +96,9 @@ def test_bad_catalog_entries_name_the_field(tmp_path: Path, cli):
     f.write_text('[robots.z]\ntitle = "z"\nfetch = { mean_s = -1, sd_s = 0 }\n')
     r = cli("drives", "--devices", f)
     assert r.exit_code == 2 and "robot 'z'" in r.output
+
+
+def test_ts1170_is_catalogued_with_its_published_capacity_and_rate(cli):
+    r = cli("drives", "ts1170", "--json")
+    assert r.exit_code == 0, r.output
+    assert '"capacity_bytes": 50000000000000' in r.output and '"rate_bps": 400000000' in r.output
