@@ -128,3 +128,15 @@ def test_user_device_file_adds_a_drive(cli, requests_csv, tmp_path: Path):
     )
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["total_s"] < slow["total_s"]
+
+
+def test_summary_csv_carries_the_bound_and_gap_and_is_checked_first(cli, tmp_path, requests_csv):
+    summary = tmp_path / "s.csv"
+    r = cli("order", requests_csv, "--summary", summary)
+    assert r.exit_code == 0, r.output
+    header, row = summary.read_text().splitlines()
+    values = dict(zip(header.split(","), row.split(","), strict=True))
+    assert float(values["lower_bound_s"]) <= float(values["total_s"])
+    assert float(values["gap"]) >= 0
+    r = cli("order", requests_csv, "--summary", tmp_path)
+    assert r.exit_code == 2 and "--summary" in r.output and "is a directory" in r.output

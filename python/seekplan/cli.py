@@ -120,6 +120,8 @@ def order_cmd(
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
     if out is not None:
         output_file(out)
+    if summary_csv is not None:
+        output_file(summary_csv, "--summary")
     tuning = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
     end_pos = _position(end, "--end")

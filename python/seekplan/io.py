@@ -299,6 +299,16 @@ def write_order(path: str | Path, rows: Sequence[dict[str, object]]) -> None:
     write_atomic(path, buf.getvalue())
 
 
+def write_row(path: str | Path, row: dict[str, object]) -> None:
+    """Writes one record as a CSV with a header row, atomically; ``None`` is
+    written as an empty cell."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(row))
+    w.writeheader()
+    w.writerow({k: "" if v is None else v for k, v in row.items()})
+    write_atomic(path, buf.getvalue())
+
+
 def write_json(path: str | Path, data: object) -> None:
     """Writes JSON atomically (see :func:`write_atomic`): NaN, which result
     files use for an undefined statistic, as ``null``; infinity is an error

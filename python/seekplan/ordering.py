@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import math
 import numbers
 import time
@@ -16,7 +15,7 @@ import numpy as np
 from seekplan import _core
 from seekplan.catalog import make_drive
 from seekplan.errors import SeekplanError
-from seekplan.io import MAX_INT, Request, as_matrix, check_costs
+from seekplan.io import MAX_INT, Request, as_matrix, check_costs, write_row
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
@@ -56,11 +55,7 @@ class OrderResult:
 
     def write_summary(self, path: str | Path) -> None:
         """Writes the summary without the order as a one-row CSV."""
-        row = {k: v for k, v in self.summary().items() if k != "order"}
-        with Path(path).open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(row))
-            w.writeheader()
-            w.writerow({k: "" if v is None else v for k, v in row.items()})
+        write_row(path, {k: v for k, v in self.summary().items() if k != "order"})
 
 
 def _check_algo(algo: str) -> None:
