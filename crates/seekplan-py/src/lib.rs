@@ -131,8 +131,9 @@ fn square_side(shape: &[usize]) -> PyResult<usize> {
 }
 
 impl Costs<'_> {
-    /// The core's matrix, borrowing the array's memory where there is one.
-    fn matrix(&self) -> PyResult<CostMatrix<'_>> {
+    /// The core's matrix, borrowing the array's memory where there is one
+    /// (rows are moved into it, not copied).
+    fn matrix(&mut self) -> PyResult<CostMatrix<'_>> {
         let contiguous = || PyValueError::new_err("invalid matrix: array is not C-contiguous");
         match self {
             Costs::F64(a) => {
@@ -151,7 +152,7 @@ impl Costs<'_> {
                 let data = a.as_slice().map_err(|_| contiguous())?;
                 CostMatrix::from_flat_f32(n, Cow::Borrowed(data)).map_err(err)
             }
-            Costs::Rows(rows) => CostMatrix::from_rows(rows.clone()).map_err(err),
+            Costs::Rows(rows) => CostMatrix::from_rows(std::mem::take(rows)).map_err(err),
         }
     }
 }
@@ -195,7 +196,7 @@ impl MatrixReader {
 #[allow(clippy::too_many_arguments)]
 fn order_costs<'py>(
     py: Python<'py>,
-    costs: Costs<'py>,
+    mut costs: Costs<'py>,
     algo: &str,
     start: usize,
     end: Option<usize>,
