@@ -4,7 +4,9 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use seekplan_core::library::{Campaign, FileSpec, LibrarySpec, TapeSpec};
-use seekplan_core::recall::{simulate, DcacheRules, RecallSpec, Strategy};
+use seekplan_core::recall::{
+    simulate, ByDataset, ByTapes, DcacheRules, Random, RecallSpec, Strategy,
+};
 use seekplan_core::Error;
 
 const MB: u64 = 1_000_000;
@@ -81,7 +83,11 @@ fn one_drive_one_tape_matches_hand_timing() {
             used: 1000 * MB,
         }],
     };
-    let out = simulate(&spec(library(1, 10), Strategy::ByDataset, 1e5), &c).unwrap();
+    let out = simulate(
+        &spec(library(1, 10), Strategy::ByDataset(ByDataset {}), 1e5),
+        &c,
+    )
+    .unwrap();
     // fetch 5 + load 13 + thread 2 = 20 s; scan from block 0: block 100
     // (locate 10 s, read 1 s), then block 500 (locate 100*(500-200)/1000 =
     // 30 s, read 1 s). Staging: 31 s and 62 s.
@@ -102,9 +108,9 @@ fn one_drive_one_tape_matches_hand_timing() {
 fn everything_is_staged_and_counts_add_up() {
     let c = campaign(8, 50, 1);
     for strategy in [
-        Strategy::Random,
-        Strategy::ByDataset,
-        Strategy::ByTapes { tapes: 2 },
+        Strategy::Random(Random {}),
+        Strategy::ByDataset(ByDataset {}),
+        Strategy::ByTapes(ByTapes { tapes: 2 }),
     ] {
         let out = simulate(&spec(library(3, 40), strategy.clone(), 1e6), &c).unwrap();
         let m = &out.metrics;
@@ -121,8 +127,8 @@ fn everything_is_staged_and_counts_add_up() {
 fn clustering_by_tape_mounts_less_than_random() {
     let c = campaign(20, 100, 2);
     let run = |s: Strategy| simulate(&spec(library(4, 50), s, 1e6), &c).unwrap().metrics;
-    let random = run(Strategy::Random);
-    let by_tapes = run(Strategy::ByTapes { tapes: 4 });
+    let random = run(Strategy::Random(Random {}));
+    let by_tapes = run(Strategy::ByTapes(ByTapes { tapes: 4 }));
     assert!(
         random.mounts > 3 * by_tapes.mounts,
         "{random:?} {by_tapes:?}"
@@ -134,9 +140,12 @@ fn clustering_by_tape_mounts_less_than_random() {
 fn larger_queue_is_never_slower_to_finish_here() {
     let c = campaign(20, 100, 3);
     let run = |q: usize| {
-        simulate(&spec(library(4, q), Strategy::Random, 20_000.0), &c)
-            .unwrap()
-            .metrics
+        simulate(
+            &spec(library(4, q), Strategy::Random(Random {}), 20_000.0),
+            &c,
+        )
+        .unwrap()
+        .metrics
     };
     let (small, large) = (run(20), run(2000));
     assert!(
@@ -152,7 +161,7 @@ fn every_queue_algorithm_stages_everything() {
     for algo in seekplan_core::library::QUEUE_ALGORITHMS {
         let mut lib = library(2, 30);
         lib.order = algo.name().into();
-        let out = simulate(&spec(lib, Strategy::ByTapes { tapes: 2 }, 1e6), &c).unwrap();
+        let out = simulate(&spec(lib, Strategy::ByTapes(ByTapes { tapes: 2 }), 1e6), &c).unwrap();
         assert_eq!(out.metrics.files_staged, 160, "{algo}");
     }
 }
@@ -160,7 +169,7 @@ fn every_queue_algorithm_stages_everything() {
 #[test]
 fn same_seed_same_run_other_seed_other_run() {
     let c = campaign(10, 30, 4);
-    let mut s = spec(library(2, 25), Strategy::Random, 5_000.0);
+    let mut s = spec(library(2, 25), Strategy::Random(Random {}), 5_000.0);
     let a = simulate(&s, &c).unwrap();
     let b = simulate(&s, &c).unwrap();
     assert_eq!(a.metrics, b.metrics);
@@ -180,7 +189,13 @@ fn requests_for_a_mounted_tape_are_reordered() {
             used: 1000 * MB,
         }],
     };
-    let run = |q: usize| simulate(&spec(library(1, q), Strategy::ByDataset, 1e5), &c).unwrap();
+    let run = |q: usize| {
+        simulate(
+            &spec(library(1, q), Strategy::ByDataset(ByDataset {}), 1e5),
+            &c,
+        )
+        .unwrap()
+    };
     // Locate seconds: busy time minus mount (20 s) and reads (3 x 0.01 s).
     let locate = |q: usize| run(q).metrics.drive_utilisation * 1e5 - 20.0 - 0.03;
     // Queue 1: served as requested, 0->900 (90 s), 901->100 (80.1), 101->500 (39.9).
@@ -257,23 +272,35 @@ fn bad_configs_name_the_field() {
     let bad = |lib: LibrarySpec, s: Strategy, c: &Campaign| {
         field_of(simulate(&spec(lib, s, 100.0), c).unwrap_err())
     };
-    assert_eq!(bad(library(0, 10), Strategy::Random, &c), "drives");
-    assert_eq!(bad(library(1, 0), Strategy::Random, &c), "queue_size");
     assert_eq!(
-        bad(library(1, 10), Strategy::ByTapes { tapes: 0 }, &c),
+        bad(library(0, 10), Strategy::Random(Random {}), &c),
+        "drives"
+    );
+    assert_eq!(
+        bad(library(1, 0), Strategy::Random(Random {}), &c),
+        "queue_size"
+    );
+    assert_eq!(
+        bad(library(1, 10), Strategy::ByTapes(ByTapes { tapes: 0 }), &c),
         "strategy.tapes"
     );
     let mut lib = library(1, 10);
     lib.order = "nope".into();
-    assert_eq!(bad(lib, Strategy::Random, &c), "order");
+    assert_eq!(bad(lib, Strategy::Random(Random {}), &c), "order");
     let mut lib = library(1, 10);
     lib.order = "best".into();
-    assert_eq!(bad(lib, Strategy::Random, &c), "order");
+    assert_eq!(bad(lib, Strategy::Random(Random {}), &c), "order");
     let mut unknown = c.clone();
     unknown.files[0].tape = 9;
-    assert_eq!(bad(library(1, 10), Strategy::Random, &unknown), "tape");
+    assert_eq!(
+        bad(library(1, 10), Strategy::Random(Random {}), &unknown),
+        "tape"
+    );
     let mut past = c.clone();
     past.files[0].block = 999;
     past.files[0].size = 2 * MB;
-    assert_eq!(bad(library(1, 10), Strategy::Random, &past), "block");
+    assert_eq!(
+        bad(library(1, 10), Strategy::Random(Random {}), &past),
+        "block"
+    );
 }

@@ -3,7 +3,7 @@
 //! This is the schema of `seekplan simulate recall`: `seekplan schema recall`
 //! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
 
-use super::{simulate, RecallOutcome, RecallSpec, Strategy};
+use super::{simulate, ByTapes, RecallOutcome, RecallSpec, Strategy};
 use crate::library::{Campaign, CampaignColumns, LibrarySpec};
 use crate::{Error, Result};
 use schemars::JsonSchema;
@@ -160,7 +160,7 @@ impl Default for RecallConfig {
     fn default() -> Self {
         RecallConfig {
             library: LibraryConfig::default(),
-            strategy: Strategy::ByTapes { tapes: 12 },
+            strategy: Strategy::ByTapes(ByTapes { tapes: 12 }),
             workload: Workload::Kit {
                 seed: 1,
                 scale: 1.0,

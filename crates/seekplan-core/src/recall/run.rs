@@ -1,6 +1,6 @@
 //! One recall run: requester + library on the event engine.
 
-use super::{Metrics, Requester, Series, Strategy};
+use super::{Metrics, Pending, Series, Strategy};
 use crate::library::{Campaign, Completion, LibEvent, LibrarySpec, TapeSystem};
 use crate::sim::{self, Calendar, Model};
 use crate::{Error, Result};
@@ -56,7 +56,7 @@ struct Recall<'a> {
     campaign: &'a Campaign,
     arrival_order: Vec<u32>,
     next_arrival: usize,
-    requester: Requester<'a>,
+    requester: Box<dyn Pending + 'a>,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
@@ -79,7 +79,7 @@ impl Recall<'_> {
             }
         }
         if !self.tick_pending {
-            if let Some(dt) = self.requester.waits_on_time() {
+            if let Some(dt) = self.requester.next_wake() {
                 self.tick_pending = true;
                 cal.schedule(dt, Ev::Tick);
             }
@@ -163,11 +163,9 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         campaign,
         arrival_order,
         next_arrival: 0,
-        requester: Requester::new(
-            &spec.strategy,
-            campaign,
-            ChaCha8Rng::seed_from_u64(spec.seed),
-        ),
+        requester: spec
+            .strategy
+            .build(campaign, ChaCha8Rng::seed_from_u64(spec.seed)),
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
