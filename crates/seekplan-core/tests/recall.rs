@@ -3,7 +3,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::library::{Campaign, FileSpec, LibrarySpec, TapeSpec};
+use seekplan_core::library::{Arrivals, Campaign, FileSpec, LibrarySpec, ReadModel, TapeSpec};
 use seekplan_core::recall::{
     simulate, ByDataset, ByTapes, DcacheRules, Random, RecallSpec, Strategy,
 };
@@ -19,8 +19,11 @@ fn library(drives: usize, queue_size: usize) -> LibrarySpec {
         thread_s: 2.0,
         unload_s: 23.0,
         rewind_s: 97.0,
-        wind_s: 100.0,
-        locate_overhead_s: 0.0,
+        read_model: ReadModel::Positional {
+            wind_s: 100.0,
+            locate_overhead_s: 0.0,
+        },
+        arrivals: Arrivals::Insert,
         block_bytes: MB,
         arms: 1,
         fetch_s: 5.0,
@@ -303,4 +306,97 @@ fn bad_configs_name_the_field() {
         bad(library(1, 10), Strategy::Random(Random {}), &past),
         "block"
     );
+}
+
+/// The paper's read model (§3.2) with its default curve.
+fn session_fraction() -> ReadModel {
+    ReadModel::SessionFraction {
+        floor: 0.15,
+        full_at: 0.8,
+        exponent: 1.0,
+    }
+}
+
+#[test]
+fn session_fraction_curve_is_floor_to_full_rate_at_80_pct() {
+    let m = session_fraction();
+    assert!((m.efficiency(0.0) - 0.15).abs() < 1e-12);
+    assert!((m.efficiency(0.4) - (0.15 + 0.85 * 0.5)).abs() < 1e-12);
+    assert_eq!(m.efficiency(0.8), 1.0);
+    assert_eq!(m.efficiency(0.95), 1.0);
+    let mut last = 0.0;
+    for i in 0..=100 {
+        let e = m.efficiency(i as f64 / 100.0);
+        assert!(e >= last && e <= 1.0, "not monotone at {i} %");
+        last = e;
+    }
+}
+
+#[test]
+fn session_fraction_times_reads_by_the_sessions_share_of_the_tape() {
+    let c = Campaign {
+        files: vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
+        tapes: vec![TapeSpec {
+            capacity: 1000 * MB,
+            used: 1000 * MB,
+        }],
+    };
+    let mut lib = library(1, 10);
+    lib.read_model = session_fraction();
+    let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
+    // Mount 20 s. The session recalls 200 MB of 1,000 MB: 20 %, efficiency
+    // 0.15 + 0.85 * 0.2 / 0.8 = 0.3625; each 100 MB read takes
+    // 1 s / 0.3625, locates are inside the curve.
+    let read = 1.0 / 0.3625;
+    let m = &out.metrics;
+    assert_eq!(m.files_staged, 2);
+    let staging = (20.0 + read + 20.0 + 2.0 * read) / 2.0;
+    assert!((m.staging_min * 60.0 - staging).abs() < 1e-9, "{m:?}");
+    assert!((m.drive_utilisation * 1e5 - (20.0 + 2.0 * read)).abs() < 1e-6);
+}
+
+#[test]
+fn arrivals_wait_for_the_next_batch_when_configured() {
+    // As requests_for_a_mounted_tape_are_reordered, queue 2: 900 and 100 form
+    // the first batch (100 first); 500 arrives while 100 is read and waits
+    // for the next batch: 0->100 (10 s), 101->900 (79.9), 901->500 (40.1).
+    let c = Campaign {
+        files: vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
+        tapes: vec![TapeSpec {
+            capacity: 1000 * MB,
+            used: 1000 * MB,
+        }],
+    };
+    let mut lib = library(1, 2);
+    lib.arrivals = Arrivals::NextBatch;
+    let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
+    let locate = out.metrics.drive_utilisation * 1e5 - 20.0 - 0.03;
+    assert!((locate - 130.0).abs() < 1e-6, "{locate}");
+}
+
+#[test]
+fn both_read_models_and_arrival_rules_stage_everything() {
+    let c = campaign(6, 40, 11);
+    for read_model in [session_fraction(), library(1, 1).read_model] {
+        for arrivals in [Arrivals::Insert, Arrivals::NextBatch] {
+            let mut lib = library(2, 30);
+            lib.read_model = read_model.clone();
+            lib.arrivals = arrivals;
+            let out = simulate(&spec(lib, Strategy::Random(Random {}), 1e6), &c).unwrap();
+            assert_eq!(out.metrics.files_staged, 240, "{read_model:?} {arrivals:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_read_model_names_the_field() {
+    let c = campaign(2, 3, 8);
+    let mut lib = library(1, 10);
+    lib.read_model = ReadModel::SessionFraction {
+        floor: 0.0,
+        full_at: 0.8,
+        exponent: 1.0,
+    };
+    let e = simulate(&spec(lib, Strategy::Random(Random {}), 100.0), &c).unwrap_err();
+    assert_eq!(field_of(e), "read_model.floor");
 }

@@ -99,6 +99,7 @@ impl Campaign {
 
     /// Checks the campaign against the library and builds one locate model per tape.
     pub fn models(&self, spec: &LibrarySpec) -> Result<Vec<LinearModel>> {
+        let (wind_s, overhead_s) = spec.read_model.locate_figures(spec.rewind_s);
         let models = self
             .tapes
             .iter()
@@ -114,8 +115,8 @@ impl Campaign {
                     t.capacity,
                     spec.block_bytes,
                     spec.rate_bps,
-                    spec.wind_s,
-                    spec.locate_overhead_s,
+                    wind_s,
+                    overhead_s,
                 )
                 .map_err(|e| Error::invalid("capacity", format!("tape {i}: {e}")))
             })

@@ -7,7 +7,7 @@ mod metrics;
 mod run;
 mod strategy;
 
-pub use config::{run, LibraryConfig, RecallConfig, RobotConfig, Workload};
+pub use config::{run, DatasetOrder, LibraryConfig, RecallConfig, RobotConfig, Workload};
 pub use metrics::{Metrics, Series};
 pub use run::{simulate, RecallOutcome, RecallSpec};
 pub use strategy::{ByDataset, ByTapes, DcacheRules, Pending, Random, Strategy, StrategyConfig};

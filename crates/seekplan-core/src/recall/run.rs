@@ -137,6 +137,9 @@ impl Model for Recall<'_> {
                 self.done = done;
                 if any {
                     self.fill(cal);
+                    if let Err(err) = self.library.resume(cal) {
+                        self.error = Some(err);
+                    }
                 }
             }
         }
