@@ -140,4 +140,57 @@ def test_reproduce_dcache_quick(tmp_path):
     assert random_most
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["runs"] == res["runs"]
+    # Every run of every variant records its cost; the positional variant
+    # has the whole Table 1 and its findings are checked too.
+    for variant, runs in res["cpu_s"].items():
+        assert set(runs) == set(res["events"][variant])
+        assert all(v >= 0 for v in runs.values())
+        assert all(res["events"][variant][k] > 0 for k in runs)
+    assert set(res["variants"]["positional"]) == RUN_KEYS - {"q30000/dcache"}
+    assert set(res["claims_by_variant"]["positional"]) == ids
     assert (tmp_path / "report.html").exists() and (tmp_path / "fig4.png").exists()
+
+
+def test_tape_by_tape_order_requests_one_part_after_the_other():
+    c = generate_kit(seed=2, scale=0.05, dataset_order="tape-by-tape")
+    spread = generate_kit(seed=2, scale=0.05)
+    # Same files, other order: each (dataset, tape) part is one run of
+    # consecutive requests; spread interleaves the parts.
+    assert sorted(c.size.tolist()) == sorted(spread.size.tolist())
+
+    def runs(x):
+        key = x.dataset.astype(np.int64) * 10_000 + x.tape
+        return int(np.count_nonzero(np.diff(key)) + 1)
+
+    parts = len(np.unique(c.dataset.astype(np.int64) * 10_000 + c.tape))
+    assert runs(c) == parts < runs(spread)
+    with pytest.raises(SeekplanError, match="dataset_order"):
+        generate_kit(seed=2, scale=0.05, dataset_order="sideways")
+
+
+@pytest.mark.parametrize(
+    ("read_model", "field"),
+    [
+        ({"kind": "session-fraction", "floor": 0}, "library.read_model.floor"),
+        ({"kind": "session-fraction", "full_at": 1.5}, "library.read_model.full_at"),
+        ({"kind": "positional", "wind_s": -1}, "library.read_model.wind_s"),
+        ({"kind": "magnetic"}, "library.read_model"),
+    ],
+)
+def test_bad_read_models_name_the_field(read_model, field):
+    with pytest.raises(SeekplanError, match=field.replace(".", r"\.")):
+        parse_config({"library": {"read_model": read_model}})
+
+
+def test_read_models_and_arrival_rules_run_from_yaml(tmp_path):
+    files, tapes = _write_campaign(tmp_path)
+    c = load_campaign(files, tapes)
+    for extra in (
+        {"read_model": {"kind": "positional", "locate_overhead_s": 2}},
+        {"arrivals": "insert"},
+        {},
+    ):
+        cfg = parse_config(
+            {"library": {"drives": 2, "queue_size": 5, "block_bytes": 1_000_000, **extra}}
+        )
+        assert simulate(cfg, c)["metrics"]["files_staged"] == 20

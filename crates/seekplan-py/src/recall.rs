@@ -1,5 +1,5 @@
 //! Bindings of the recall simulator: the user's config as JSON and the
-//! campaign as parallel numpy columns in (copied whole, never per row), the
+//! campaign as parallel numpy columns in (borrowed, never converted per row), the
 //! outcome as JSON out.
 
 use crate::err;
@@ -32,16 +32,14 @@ fn recall_config(config: &str) -> PyResult<String> {
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// A numpy column as a Vec: one copy of its memory (non-contiguous arrays
-/// are gathered).
-fn column<T: Element + Copy>(a: PyReadonlyArray1<'_, T>) -> Vec<T> {
+/// The memory of a numpy column (Python passes contiguous arrays).
+fn column<'a, T: Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
     a.as_slice()
-        .map(<[T]>::to_vec)
-        .unwrap_or_else(|_| a.as_array().to_vec())
+        .map_err(|e| PyValueError::new_err(format!("campaign column {name}: {e}")))
 }
 
 /// Runs one recall campaign; `config` is a RecallConfig as JSON, files and
-/// tapes are parallel numpy columns (dtypes uint32, uint32, uint64, uint64,
+/// tapes are parallel contiguous numpy columns (dtypes uint32, uint32, uint64, uint64,
 /// float64, bool; uint64, uint64). Returns the outcome as JSON.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -59,14 +57,14 @@ fn simulate_recall(
 ) -> PyResult<String> {
     let cfg = parse(config)?;
     let columns = CampaignColumns {
-        dataset: column(dataset),
-        tape: column(tape),
-        block: column(block),
-        size: column(size),
-        arrival_s: column(arrival_s),
-        tapeinfo: column(tapeinfo),
-        capacity: column(capacity),
-        used: column(used),
+        dataset: column(&dataset, "dataset")?,
+        tape: column(&tape, "tape")?,
+        block: column(&block, "block")?,
+        size: column(&size, "size")?,
+        arrival_s: column(&arrival_s, "arrival_s")?,
+        tapeinfo: column(&tapeinfo, "tapeinfo")?,
+        capacity: column(&capacity, "capacity")?,
+        used: column(&used, "used")?,
     };
     let outcome = py.allow_threads(|| run(&cfg, columns)).map_err(err)?;
     serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))

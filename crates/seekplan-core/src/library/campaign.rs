@@ -39,31 +39,32 @@ pub struct Campaign {
     pub tapes: Vec<TapeSpec>,
 }
 
-/// A campaign as parallel columns (how the Python side holds it): one entry
-/// per file in the first six, one per tape in the last two.
-#[derive(Clone, Debug, Default)]
-pub struct CampaignColumns {
+/// A campaign as parallel columns, borrowed from their owner (numpy arrays
+/// on the Python side): one entry per file in the first six, one per tape
+/// in the last two.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CampaignColumns<'a> {
     /// Dataset of each file.
-    pub dataset: Vec<u32>,
+    pub dataset: &'a [u32],
     /// Tape of each file.
-    pub tape: Vec<u32>,
+    pub tape: &'a [u32],
     /// First block of each file.
-    pub block: Vec<u64>,
+    pub block: &'a [u64],
     /// Size of each file in bytes.
-    pub size: Vec<u64>,
+    pub size: &'a [u64],
     /// Arrival of each request, seconds.
-    pub arrival_s: Vec<f64>,
+    pub arrival_s: &'a [f64],
     /// Whether each file's tape is known to the requester.
-    pub tapeinfo: Vec<bool>,
+    pub tapeinfo: &'a [bool],
     /// Capacity of each tape in bytes.
-    pub capacity: Vec<u64>,
+    pub capacity: &'a [u64],
     /// Bytes written on each tape.
-    pub used: Vec<u64>,
+    pub used: &'a [u64],
 }
 
 impl Campaign {
     /// The campaign the columns describe; columns of different lengths are an error.
-    pub fn from_columns(c: CampaignColumns) -> Result<Campaign> {
+    pub fn from_columns(c: CampaignColumns<'_>) -> Result<Campaign> {
         let n = c.dataset.len();
         let file_lengths = [
             c.tape.len(),
@@ -90,9 +91,9 @@ impl Campaign {
             .collect();
         let tapes = c
             .capacity
-            .into_iter()
+            .iter()
             .zip(c.used)
-            .map(|(capacity, used)| TapeSpec { capacity, used })
+            .map(|(&capacity, &used)| TapeSpec { capacity, used })
             .collect();
         Ok(Campaign { files, tapes })
     }

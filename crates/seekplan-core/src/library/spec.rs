@@ -215,7 +215,10 @@ impl ReadModel {
                 floor,
                 full_at,
                 exponent,
-            } => floor + (1.0 - floor) * (fraction / full_at).min(1.0).powf(exponent),
+            } => {
+                let x = (fraction / full_at).min(1.0);
+                floor + (1.0 - floor) * if exponent == 1.0 { x } else { x.powf(exponent) }
+            }
             ReadModel::Positional { .. } => 1.0,
         }
     }

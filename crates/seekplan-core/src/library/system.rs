@@ -183,7 +183,8 @@ impl<'a> TapeSystem<'a> {
             drive.mounted == Some(f.tape)
                 && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
         });
-        let stop = self.stop(file);
+        let stop =
+            (self.spec.arrivals == Arrivals::Insert && reading.is_some()).then(|| self.stop(file));
         let q = &mut self.tapes[t];
         if q.len() == 0 {
             q.oldest = self.seq;
@@ -192,8 +193,8 @@ impl<'a> TapeSystem<'a> {
         q.bytes += f.size;
         self.in_queue += 1;
         self.enqueued_at[file as usize] = cal.now();
-        match (self.spec.arrivals, reading) {
-            (Arrivals::Insert, Some(d)) => {
+        match (stop, reading) {
+            (Some(stop), Some(d)) => {
                 cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
             }
             _ => q.fresh.push(file),

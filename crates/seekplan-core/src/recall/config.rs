@@ -228,7 +228,7 @@ impl RecallConfig {
 
 /// Runs a user's config on a campaign given as columns: the one entry point
 /// of the bindings.
-pub fn run(config: &RecallConfig, campaign: CampaignColumns) -> Result<RecallOutcome> {
+pub fn run(config: &RecallConfig, campaign: CampaignColumns<'_>) -> Result<RecallOutcome> {
     let spec = config.to_spec()?;
     simulate(&spec, &Campaign::from_columns(campaign)?)
 }

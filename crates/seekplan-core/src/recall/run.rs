@@ -157,11 +157,10 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     }
     let library = TapeSystem::new(&spec.library, campaign)?;
     let mut arrival_order: Vec<u32> = (0..campaign.files.len() as u32).collect();
-    arrival_order.sort_by(|&a, &b| {
-        campaign.files[a as usize]
-            .arrival_s
-            .total_cmp(&campaign.files[b as usize].arrival_s)
-    });
+    let arrival = |f: &u32| campaign.files[*f as usize].arrival_s;
+    if !arrival_order.is_sorted_by(|a, b| arrival(a) <= arrival(b)) {
+        arrival_order.sort_by(|a, b| arrival(a).total_cmp(&arrival(b)));
+    }
     let mut model = Recall {
         campaign,
         arrival_order,

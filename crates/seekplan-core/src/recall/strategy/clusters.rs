@@ -37,9 +37,23 @@ pub(super) struct Clusters<'a> {
 impl<'a> Clusters<'a> {
     /// No pending requests; at most `max_active` tapes active at a time.
     pub fn new(campaign: &'a Campaign, max_active: usize) -> Self {
+        // Room for every file of each tape up front: arrivals then never
+        // grow a queue (a whole campaign may arrive at time 0).
+        let mut per_tape = vec![0usize; campaign.tapes.len()];
+        for f in &campaign.files {
+            per_tape[f.tape as usize] += 1;
+        }
+        let tapes = per_tape
+            .into_iter()
+            .map(|n| TapePending {
+                files: VecDeque::with_capacity(n),
+                arrivals: VecDeque::with_capacity(n),
+                ..TapePending::default()
+            })
+            .collect();
         Clusters {
             campaign,
-            tapes: vec![TapePending::default(); campaign.tapes.len()],
+            tapes,
             max_active,
             active: Vec::new(),
             turn: 0,
