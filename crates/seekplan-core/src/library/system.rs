@@ -32,6 +32,8 @@ pub enum LibEvent {
 pub struct Completion {
     /// The file read.
     pub file: u32,
+    /// Its size in bytes.
+    pub bytes: u64,
     /// Seconds from entering the tape-system queue to the end of its read.
     pub staging_s: f64,
 }
@@ -40,7 +42,7 @@ pub struct Completion {
 enum Phase {
     Empty,
     Idle,
-    Reading(u32),
+    Reading(Stop),
     /// Just finished a read; chooses the next one in [`TapeSystem::resume`],
     /// once the requester has refilled the queue.
     Choosing,
@@ -67,12 +69,15 @@ struct Drive {
     mount_bytes: u64,
 }
 
-/// A planned read: the file and the blocks it spans.
-#[derive(Clone, Copy, Debug)]
+/// A queued read: the file, the blocks it spans, its size and when it
+/// entered the queue (kept together so a read touches one record).
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Stop {
     file: u32,
     start: u64,
     end: u64,
+    size: u64,
+    enqueued: Time,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -80,7 +85,7 @@ struct TapeQueue {
     /// The batch being read, in order, next one last.
     plan: Vec<Stop>,
     /// Queued requests not in a batch yet.
-    fresh: Vec<u32>,
+    fresh: Vec<Stop>,
     /// Bytes queued (in the batch or not), including the read under way.
     bytes: u64,
     /// Sequence number of the oldest request queued (smaller is older).
@@ -117,7 +122,6 @@ pub struct TapeSystem<'a> {
     robot: Resource<usize>,
     in_queue: usize,
     seq: u64,
-    enqueued_at: Vec<Time>,
     wake_pending: bool,
     /// Drives that finished a read and choose their next in `resume`.
     choosing: Vec<usize>,
@@ -154,7 +158,6 @@ impl<'a> TapeSystem<'a> {
             robot: Resource::new(spec.arms),
             in_queue: 0,
             seq: 0,
-            enqueued_at: vec![0.0; campaign.files.len()],
             wake_pending: false,
             choosing: Vec::new(),
             mounts: Vec::new(),
@@ -183,8 +186,7 @@ impl<'a> TapeSystem<'a> {
             drive.mounted == Some(f.tape)
                 && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
         });
-        let stop =
-            (self.spec.arrivals == Arrivals::Insert && reading.is_some()).then(|| self.stop(file));
+        let stop = self.stop(file, cal.now());
         let q = &mut self.tapes[t];
         if q.len() == 0 {
             q.oldest = self.seq;
@@ -192,12 +194,11 @@ impl<'a> TapeSystem<'a> {
         self.seq += 1;
         q.bytes += f.size;
         self.in_queue += 1;
-        self.enqueued_at[file as usize] = cal.now();
-        match (stop, reading) {
-            (Some(stop), Some(d)) => {
+        match (self.spec.arrivals, reading) {
+            (Arrivals::Insert, Some(d)) => {
                 cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
             }
-            _ => q.fresh.push(file),
+            _ => q.fresh.push(stop),
         }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
@@ -251,16 +252,16 @@ impl<'a> TapeSystem<'a> {
                 self.step(d, Phase::Loading, self.spec.load_s, cal);
             }
             LibEvent::Drive(d) => match self.drives[d].phase {
-                Phase::Reading(file) => {
-                    let f = self.campaign.files[file as usize];
+                Phase::Reading(stop) => {
                     let drive = &mut self.drives[d];
-                    drive.mount_bytes += f.size;
-                    let q = &mut self.tapes[f.tape as usize];
-                    q.bytes -= f.size;
+                    drive.mount_bytes += stop.size;
+                    let tape = drive.mounted.expect("reading a mounted tape");
+                    self.tapes[tape as usize].bytes -= stop.size;
                     self.in_queue -= 1;
                     done.push(Completion {
-                        file,
-                        staging_s: cal.now() - self.enqueued_at[file as usize],
+                        file: stop.file,
+                        bytes: stop.size,
+                        staging_s: cal.now() - stop.enqueued,
                     });
                     self.set_phase(d, Phase::Choosing, cal.now());
                     self.choosing.push(d);
@@ -340,7 +341,7 @@ impl<'a> TapeSystem<'a> {
             if let Some(stop) = self.next_request(t, self.drives[d].head)? {
                 let secs = self.read_seconds(d, t, stop);
                 self.drives[d].head = Block(stop.end);
-                self.step(d, Phase::Reading(stop.file), secs, cal);
+                self.step(d, Phase::Reading(stop), secs, cal);
                 return Ok(());
             }
         }
@@ -408,32 +409,22 @@ impl<'a> TapeSystem<'a> {
     fn next_request(&mut self, t: u32, head: Block) -> Result<Option<Stop>> {
         let q = &mut self.tapes[t as usize];
         if q.plan.is_empty() && !q.fresh.is_empty() {
-            let files = std::mem::take(&mut q.fresh);
-            let extents = files
+            let batch = std::mem::take(&mut q.fresh);
+            let extents = batch
                 .iter()
-                .map(|&f| {
-                    let f = self.campaign.files[f as usize];
-                    Extent {
-                        start: Block(f.block),
-                        bytes: f.size,
-                    }
+                .map(|s| Extent {
+                    start: Block(s.start),
+                    bytes: s.size,
                 })
                 .collect();
             let schedule = order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
-            let plan = schedule.order.iter().rev().map(|&i| files[i]).collect();
-            let plan = self.stops(plan);
-            self.tapes[t as usize].plan = plan;
+            q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
         }
-        Ok(self.tapes[t as usize].plan.pop())
+        Ok(q.plan.pop())
     }
 
-    /// The planned reads of `files`, in the same order.
-    fn stops(&self, files: Vec<u32>) -> Vec<Stop> {
-        files.into_iter().map(|f| self.stop(f)).collect()
-    }
-
-    /// Where `file` starts and where the head is once it has been read.
-    fn stop(&self, file: u32) -> Stop {
+    /// The read of `file`, queued at `now`.
+    fn stop(&self, file: u32, now: Time) -> Stop {
         let f = self.campaign.files[file as usize];
         let read = self.models[f.tape as usize].read(Extent {
             start: Block(f.block),
@@ -443,18 +434,19 @@ impl<'a> TapeSystem<'a> {
             file,
             start: f.block,
             end: read.end.0,
+            size: f.size,
+            enqueued: now,
         }
     }
 
     /// Seconds drive `d` takes to position for and read `stop` on tape `t`.
     fn read_seconds(&self, d: usize, t: u32, stop: Stop) -> f64 {
-        let f = self.campaign.files[stop.file as usize];
         match self.spec.read_model {
             ReadModel::Positional { .. } => {
                 let model = &self.models[t as usize];
                 let read = model.read(Extent {
                     start: Block(stop.start),
-                    bytes: f.size,
+                    bytes: stop.size,
                 });
                 model.locate(self.drives[d].head, Block(stop.start)) + read.seconds
             }
@@ -463,7 +455,7 @@ impl<'a> TapeSystem<'a> {
                 // the tape (this file included).
                 let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
                 let fraction = session as f64 / self.campaign.tapes[t as usize].capacity as f64;
-                f.size as f64 / (self.spec.rate_bps * self.spec.read_model.efficiency(fraction))
+                stop.size as f64 / (self.spec.rate_bps * self.spec.read_model.efficiency(fraction))
             }
         }
     }
@@ -567,6 +559,8 @@ mod tests {
                 file,
                 start,
                 end: start + rng.gen_range(1..10),
+                size: 1,
+                enqueued: 0.0,
             }
         };
         for case in 0..300 {

@@ -130,7 +130,7 @@ impl Model for Recall<'_> {
                 }
                 let any = !done.is_empty();
                 for c in done.drain(..) {
-                    self.bytes += self.campaign.files[c.file as usize].size;
+                    self.bytes += c.bytes;
                     self.files += 1;
                     self.staging_sum_s += c.staging_s;
                 }
