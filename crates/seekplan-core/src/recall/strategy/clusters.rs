@@ -9,8 +9,9 @@ use std::collections::VecDeque;
 /// The pending requests of one tape.
 #[derive(Clone, Default)]
 pub(super) struct TapePending {
-    /// Files in arrival order.
-    pub files: VecDeque<u32>,
+    /// Files in arrival order, with their sizes (so taking one does not
+    /// touch the campaign).
+    pub files: VecDeque<(u32, u64)>,
     /// Arrival time of each file in `files`.
     pub arrivals: VecDeque<Time>,
     /// Bytes pending.
@@ -66,7 +67,7 @@ impl<'a> Clusters<'a> {
     pub fn add(&mut self, file: u32, now: Time) {
         let f = self.campaign.files[file as usize];
         let t = &mut self.tapes[f.tape as usize];
-        t.files.push_back(file);
+        t.files.push_back((file, f.size));
         t.arrivals.push_back(now);
         t.bytes += f.size;
         t.last_arrival = now;
@@ -110,12 +111,12 @@ impl<'a> Clusters<'a> {
         self.turn %= self.active.len();
         let t = self.active[self.turn] as usize;
         let pending = &mut self.tapes[t];
-        let file = pending
+        let (file, size) = pending
             .files
             .pop_front()
             .expect("active tapes have requests");
         pending.arrivals.pop_front();
-        pending.bytes -= self.campaign.files[file as usize].size;
+        pending.bytes -= size;
         self.waiting -= 1;
         if pending.files.is_empty() {
             pending.active = false;
