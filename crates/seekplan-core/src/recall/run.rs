@@ -64,6 +64,8 @@ struct Recall<'a> {
     bytes: u64,
     files: u64,
     staging_sum_s: f64,
+    /// Staging time of every staged file (for its quantiles).
+    staging_s: Vec<f64>,
     bytes_at_sample: u64,
     series: Series,
     error: Option<Error>,
@@ -133,6 +135,7 @@ impl Model for Recall<'_> {
                     self.bytes += c.bytes;
                     self.files += 1;
                     self.staging_sum_s += c.staging_s;
+                    self.staging_s.push(c.staging_s);
                 }
                 self.done = done;
                 if any {
@@ -175,6 +178,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         bytes: 0,
         files: 0,
         staging_sum_s: 0.0,
+        staging_s: Vec::new(),
         bytes_at_sample: 0,
         series: Series::default(),
         error: None,
@@ -193,6 +197,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         model.bytes,
         model.files,
         model.staging_sum_s,
+        &mut model.staging_s,
         &model.library.mounts,
         &capacities,
         model.library.busy_s,
