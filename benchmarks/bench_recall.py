@@ -1,18 +1,18 @@
-"""Recall simulator speed: events per second of the Rust core, the wall time
-of the whole `reproduce dcache`, and the same library model in SimPy (the
-paper's tool) on the same workload, side by side.
+"""Recall simulator speed: the core's CPU per Table-1 configuration beside the
+same model in SimPy (the paper's tool) on the same campaign, the ratio per
+configuration, and a campaign ten times KIT's.
 
     pip install -e '.[bench]'     # SimPy
-    python benchmarks/bench_recall.py [--scale 0.25] [--json benchmarks/bench_recall.json]
+    python benchmarks/bench_recall.py [--scale 1.0] [--json benchmarks/bench_recall.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,96 +24,107 @@ from seekplan.experiments import dcache  # noqa: E402
 from seekplan.recall import generate_kit, simulate  # noqa: E402
 from seekplan.recall.config import parse_config  # noqa: E402
 
+# A campaign ten times KIT's: 5 M files on 3,320 tapes, 120 drives, queue
+# 300,000, 60 virtual hours; run in a child process so its peak memory is
+# its own.
+TENFOLD = """
+import json, resource, sys, time
+from seekplan.recall import generate_kit, simulate
+from seekplan.recall.config import parse_config
+t = time.process_time()
+c = generate_kit(1, 10.0)
+gen = time.process_time() - t
+cfg = parse_config({{"library": {{"drives": 120, "queue_size": 300000}},
+                     "strategy": {strategy}}})
+t = time.process_time()
+out = simulate(cfg, c)
+print(json.dumps({{"files": c.files, "tapes": len(c.capacity), "generate_cpu_s": gen,
+                  "simulate_cpu_s": time.process_time() - t, "events": out["events"],
+                  "throughput_mb_s": out["metrics"]["throughput_mb_s"],
+                  "peak_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6}}))
+"""
 
-def _engine(events: int) -> dict:
-    """The bare engine (crates/seekplan-core/examples/sim_events.rs), release build."""
-    cmd = ["cargo", "run", "--release", "-q", "-p", "seekplan-core", "--example", "sim_events"]
-    out = subprocess.run([*cmd, str(events)], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)
 
-
-def _reproduce() -> float:
-    with tempfile.TemporaryDirectory() as d:
-        t = time.perf_counter()
-        dcache.run(Path(d), quick=False, workers=2)
-        return time.perf_counter() - t
-
-
-def _events() -> list[dict]:
-    rows = []
-    campaign = generate_kit(1, 1.0)
-    for key, config in dcache._configs(quick=False).items():
-        t = time.perf_counter()
-        out = simulate(config, campaign)
-        dt = time.perf_counter() - t
-        rows.append(
-            {"run": key, "events": out["events"], "s": dt, "events_per_s": out["events"] / dt}
-        )
-    return rows
+def _cpu(fn, *args):  # type: ignore[no-untyped-def]
+    t = time.process_time()
+    out = fn(*args)
+    return out, time.process_time() - t
 
 
 def _side_by_side(scale: float) -> list[dict]:
     campaign = generate_kit(1, scale)
     rows = []
-    for name, strategy in (
-        ("random", {"name": "random"}),
-        ("by-12-tapes", {"name": "by-tapes", "tapes": 12}),
-        ("by-2-tapes", {"name": "by-tapes", "tapes": 2}),
-    ):
-        config = parse_config(
-            {
-                "library": {"queue_size": round(2000 * scale)},
-                "strategy": strategy,
-                "duration_h": 60 * scale,
-            }
-        )
-        t = time.perf_counter()
-        ours = simulate(config, campaign)
-        t_rust = time.perf_counter() - t
-        t = time.perf_counter()
-        theirs = simpy_recall.simulate(config, campaign)
-        t_simpy = time.perf_counter() - t
+    for key in dcache.PAPER:
+        config = dcache._configs(quick=False)["paper"][key]
+        data = config.data
+        data["library"]["queue_size"] = round(data["library"]["queue_size"] * scale)
+        data["duration_h"] = 60 * scale
+        config = parse_config(data)
+        ours, t_rust = _cpu(simulate, config, campaign)
+        theirs, t_simpy = _cpu(simpy_recall.simulate, config, campaign)
         m = ours["metrics"]
         rows.append(
             {
-                "strategy": name,
+                "run": key,
                 "rust_mb_s": m["throughput_mb_s"],
                 "simpy_mb_s": theirs["throughput_mb_s"],
                 "rust_staging_min": m["staging_min"],
                 "simpy_staging_min": theirs["staging_min"],
                 "rust_mounts": m["mounts"],
                 "simpy_mounts": theirs["mounts"],
-                "rust_s": t_rust,
-                "simpy_s": t_simpy,
-                "speedup": t_simpy / t_rust,
+                "rust_events": ours["events"],
+                "rust_cpu_s": t_rust,
+                "simpy_cpu_s": t_simpy,
+                "simpy_over_rust": t_simpy / t_rust,
             }
         )
     return rows
 
 
+def _tenfold(strategy: dict) -> dict:
+    code = TENFOLD.format(strategy=json.dumps(strategy))
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scale", type=float, default=0.25, help="campaign scale for SimPy")
+    ap.add_argument("--scale", type=float, default=1.0, help="campaign scale of the comparison")
     ap.add_argument("--json", type=Path, default=Path(__file__).with_name("bench_recall.json"))
     args = ap.parse_args()
 
-    engine = _engine(10_000_000)
-    print(f"bare engine: {engine['events_per_s']:,.0f} events/s ({engine['events']:,} events)")
-    wall = _reproduce()
-    print(f"reproduce dcache (9 runs, 2 workers): {wall:.1f} s wall")
-    events = _events()
-    print(f"{'run':22} {'events':>9} {'s':>6} {'events/s':>11}")
-    for r in events:
-        print(f"{r['run']:22} {r['events']:9d} {r['s']:6.2f} {r['events_per_s']:11,.0f}")
     side = _side_by_side(args.scale)
-    print(f"\nSimPy vs Rust, KIT campaign scale {args.scale}, queue {round(2000 * args.scale)}:")
+    print(f"Rust core vs SimPy twin, KIT campaign scale {args.scale}, defaults (CPU seconds):")
     cols = list(side[0])
     print(" ".join(f"{c:>17}" for c in cols))
     for r in side:
         print(" ".join(f"{v:>17.4g}" if isinstance(v, float) else f"{v!s:>17}" for v in r.values()))
+    rust = sum(r["rust_cpu_s"] for r in side)
+    simpy = sum(r["simpy_cpu_s"] for r in side)
+    print(f"8 Table-1 runs: Rust {rust:.3f} s, SimPy {simpy:.1f} s of CPU ({simpy / rust:.0f}x)")
+    tenfold = {
+        name: _tenfold(strategy)
+        for name, strategy in (
+            ("by-12-tapes", {"name": "by-tapes", "tapes": 120}),
+            ("random", {"name": "random"}),
+        )
+    }
+    for name, r in tenfold.items():
+        print(
+            f"10x KIT ({r['files']:,} files, {r['tapes']:,} tapes, 120 drives), {name}: "
+            f"simulate {r['simulate_cpu_s']:.2f} s CPU, {r['events']:,} events, "
+            f"generate {r['generate_cpu_s']:.1f} s, peak {r['peak_rss_gb']:.2f} GB"
+        )
     args.json.write_text(
         json.dumps(
-            {"engine": engine, "reproduce_wall_s": wall, "events": events, "simpy": side},
+            {
+                "scale": args.scale,
+                "side_by_side": side,
+                "table1_rust_cpu_s": rust,
+                "table1_simpy_cpu_s": simpy,
+                "tenfold": tenfold,
+                "bench_peak_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+            },
             indent=2,
         )
         + "\n"

@@ -140,4 +140,126 @@ def test_reproduce_dcache_quick(tmp_path):
     assert random_most
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["runs"] == res["runs"]
+    # Every run of every variant records its cost; the positional variant
+    # has the whole Table 1 and its findings are checked too.
+    for variant, runs in res["cpu_s"].items():
+        assert set(runs) == set(res["events"][variant])
+        assert all(v >= 0 for v in runs.values())
+        assert all(res["events"][variant][k] > 0 for k in runs)
+    assert set(res["variants"]["positional"]) == RUN_KEYS - {"q30000/dcache"}
+    assert set(res["claims_by_variant"]["positional"]) == ids
     assert (tmp_path / "report.html").exists() and (tmp_path / "fig4.png").exists()
+
+
+def test_tape_by_tape_order_requests_one_part_after_the_other():
+    c = generate_kit(seed=2, scale=0.05, dataset_order="tape-by-tape")
+    spread = generate_kit(seed=2, scale=0.05)
+    # Same files, other order: each (dataset, tape) part is one run of
+    # consecutive requests; spread interleaves the parts.
+    assert sorted(c.size.tolist()) == sorted(spread.size.tolist())
+
+    def runs(x):
+        key = x.dataset.astype(np.int64) * 10_000 + x.tape
+        return int(np.count_nonzero(np.diff(key)) + 1)
+
+    parts = len(np.unique(c.dataset.astype(np.int64) * 10_000 + c.tape))
+    assert runs(c) == parts < runs(spread)
+    with pytest.raises(SeekplanError, match="dataset_order"):
+        generate_kit(seed=2, scale=0.05, dataset_order="sideways")
+
+
+@pytest.mark.parametrize(
+    ("read_model", "field"),
+    [
+        ({"kind": "session-fraction", "floor": 0}, "library.read_model.floor"),
+        ({"kind": "session-fraction", "full_at": 1.5}, "library.read_model.full_at"),
+        ({"kind": "positional", "wind_s": -1}, "library.read_model.wind_s"),
+        ({"kind": "magnetic"}, "library.read_model"),
+    ],
+)
+def test_bad_read_models_name_the_field(read_model, field):
+    with pytest.raises(SeekplanError, match=field.replace(".", r"\.")):
+        parse_config({"library": {"read_model": read_model}})
+
+
+def test_read_models_and_arrival_rules_run_from_yaml(tmp_path):
+    files, tapes = _write_campaign(tmp_path)
+    c = load_campaign(files, tapes)
+    for extra in (
+        {"read_model": {"kind": "positional", "locate_overhead_s": 2}},
+        {"arrivals": "insert"},
+        {},
+    ):
+        cfg = parse_config(
+            {"library": {"drives": 2, "queue_size": 5, "block_bytes": 1_000_000, **extra}}
+        )
+        assert simulate(cfg, c)["metrics"]["files_staged"] == 20
+
+
+def _write_trace(tmp: Path, rows: list[str] | None = None) -> Path:
+    p = tmp / "trace.csv"
+    if rows is None:
+        rows = [
+            f"{7200 + 30 * i},/atlas/ds{i % 3}/f{i},T{i % 4},{100 * i},{10**8}" for i in range(40)
+        ]
+    p.write_text("time,path,tape,block,size\n" + "\n".join(rows) + "\n")
+    return p
+
+
+def test_trace_is_a_campaign_in_arrival_order(tmp_path):
+    from seekplan.recall.trace import load_trace
+
+    rows = ["50,/d1/a,T1,0,1000", "10,/d2/b,T2,5,1000", "30,/d1/c,T1,9,1000"]
+    c = load_trace(_write_trace(tmp_path, rows), 10**9, 1000)
+    assert c.arrival_s.tolist() == [0.0, 20.0, 40.0]  # relative to the first request
+    assert c.block.tolist() == [5, 9, 0]
+    assert c.tape_names == ["T1", "T2"] and c.tape.tolist() == [1, 0, 0]
+    assert c.dataset.tolist() == [1, 0, 0]  # a file's dataset is its directory
+
+
+@pytest.mark.parametrize(
+    ("row", "words"),
+    [
+        ("x,/d/a,T1,0,10", "line 2: column 'time'"),
+        ("1,/d/a,T1,-3,10", "line 2: column 'block'"),
+        ("1,/d/a,T1,0,0", "line 2: column 'size'"),
+        ("1,/d/a,T1,999999,10", "line 2: block 999999"),
+        ("1,,T1,0,10", "line 2: columns 'tape' and 'path'"),
+    ],
+)
+def test_bad_traces_name_the_line(tmp_path, row, words):
+    from seekplan.recall.trace import load_trace
+
+    with pytest.raises(SeekplanError, match=words):
+        load_trace(_write_trace(tmp_path, [row]), 10**6, 10)
+
+
+def test_trace_strategies_cover_the_core_registry():
+    from seekplan import _core
+    from seekplan.recall.trace import strategies
+
+    schema = json.loads(_core.schema("recall"))
+    names = {
+        v["properties"]["name"]["const"] for v in schema["$defs"]["Strategy"]["oneOf"]
+    }
+    assert {s["name"] for s in strategies(12).values()} == names
+
+
+def test_simulate_recall_replays_a_trace_through_every_strategy(cli, tmp_path):
+    trace = _write_trace(tmp_path)
+    cfg = tmp_path / "lib.yaml"
+    cfg.write_text("library: {drives: 2, queue_size: 10, block_bytes: 1000000}\nduration_h: 20\n")
+    out = tmp_path / "out"
+    r = cli("simulate", "recall", cfg, "--trace", trace, "--out", out)
+    assert r.exit_code == 0, r.output
+    res = json.loads((out / "results.json").read_text())
+    assert set(res["strategies"]) == {"random", "by-dataset", "by-2-tapes", "dcache"}
+    assert res["trace"]["requests"] == 40 and res["trace"]["tapes"] == 4
+    for name, run in res["strategies"].items():
+        m = run["metrics"]
+        if name != "dcache":  # dcache may hold small tapes back for days
+            assert m["files_staged"] == 40, name
+        assert m["staging_p50_min"] is None or m["staging_p50_min"] <= m["staging_p99_min"]
+    bad = _write_trace(tmp_path, ["1,/d/a,T1,zz,10"])
+    r = cli("simulate", "recall", cfg, "--trace", bad, "--out", tmp_path / "o2")
+    assert r.exit_code == 2 and "line 2" in r.output

@@ -81,14 +81,14 @@ def media_algorithms() -> list[str]: ...
 def recall_config(config: str) -> str: ...
 def simulate_recall(
     config: str,
-    dataset: list[int],
-    tape: list[int],
-    block: list[int],
-    size: list[int],
-    arrival_s: list[float],
-    tapeinfo: list[bool],
-    capacity: list[int],
-    used: list[int],
+    dataset: npt.NDArray[np.uint32],
+    tape: npt.NDArray[np.uint32],
+    block: npt.NDArray[np.uint64],
+    size: npt.NDArray[np.uint64],
+    arrival_s: npt.NDArray[np.float64],
+    tapeinfo: npt.NDArray[np.bool_],
+    capacity: npt.NDArray[np.uint64],
+    used: npt.NDArray[np.uint64],
 ) -> str: ...
 def schema(name: str) -> str: ...
 def schema_names() -> list[tuple[str, str]]: ...

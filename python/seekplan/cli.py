@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -17,6 +17,9 @@ from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
 from seekplan.io import output_dir, output_file, read_matrix, read_requests, to_json, write_order
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
+
+if TYPE_CHECKING:
+    from seekplan.recall.config import RecallConfig
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -315,6 +318,13 @@ app.add_typer(ltfs_app, name="ltfs")
 def simulate_recall_cmd(
     config: Annotated[Path, typer.Argument(help="Recall config (YAML); see docs/recall.md")],
     out: Annotated[Path, typer.Option(help="Directory for results.json and report.html")],
+    trace: Annotated[
+        Path | None,
+        typer.Option(help="Replay this CSV (time,path,tape,block,size) through every strategy"),
+    ] = None,
+    tape_capacity: Annotated[
+        int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)
+    ] = 8_500_000_000_000,
 ) -> None:
     """Simulate a tape recall campaign: a requester strategy in front of a library."""
     from seekplan.recall import load_config, simulate
@@ -322,6 +332,9 @@ def simulate_recall_cmd(
 
     output_dir(out)
     cfg = load_config(config)
+    if trace is not None:
+        _replay_trace(cfg, trace, tape_capacity, out)
+        return
     result = simulate(cfg)
     report = write_run(out, cfg.data, result)
     m = result["metrics"]
@@ -329,6 +342,33 @@ def simulate_recall_cmd(
         f"{m['throughput_mb_s']:.0f} MB/s, {m['mounts']} mounts ({m['distinct_mounts']} tapes), "
         f"staging {m['staging_min']:.0f} min; see {report}"
     )
+
+
+def _replay_trace(cfg: RecallConfig, trace: Path, tape_capacity: int, out: Path) -> None:
+    from seekplan.recall import simulate
+    from seekplan.recall.report import write_trace_runs
+    from seekplan.recall.trace import configs, load_trace
+
+    campaign = load_trace(trace, tape_capacity, int(cfg.library["block_bytes"]))
+    runs = {name: simulate(c, campaign) for name, c in configs(cfg).items()}
+    summary = {
+        "path": str(trace),
+        "requests": campaign.files,
+        "tapes": len(campaign.capacity),
+        "span_h": float(campaign.arrival_s.max()) / 3600,
+    }
+    report = write_trace_runs(out, cfg.data, summary, runs)
+    for name, r in runs.items():
+        m = r["metrics"]
+        if m["files_staged"] == 0:
+            console.print(f"{name:>14}: nothing staged in {cfg.data['duration_h']:g} h")
+            continue
+        console.print(
+            f"{name:>14}: {m['throughput_mb_s']:.1f} MB/s, {m['mounts']} mounts, "
+            f"{m['files_staged']} files, staging median {m['staging_p50_min']:.0f} min, "
+            f"p90 {m['staging_p90_min']:.0f} min"
+        )
+    console.print(f"see {report}")
 
 
 # ---- simulate archive (Blue Waters) -------------------------------------

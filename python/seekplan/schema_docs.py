@@ -49,6 +49,10 @@ def _rows(node: dict[str, Any], defs: dict[str, Any], prefix: str, out: list[str
             _rows(full, defs, f"{path}.", out)
         for variant in full.get("oneOf", []):
             v = _resolve(variant, defs)
+            if "const" in v:  # one value of a documented string enum
+                doc = _cell(str(v.get("description", "")))
+                out.append(f"| `{path}` (= {json.dumps(v['const'])}) | {_type(v)} | | {doc} |")
+                continue
             tag = next(
                 (f"{k}: {p['const']}" for k, p in v.get("properties", {}).items() if "const" in p),
                 "",

@@ -3,8 +3,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::library::{Campaign, FileSpec, LibrarySpec, TapeSpec};
-use seekplan_core::recall::{simulate, DcacheRules, RecallSpec, Strategy};
+use seekplan_core::library::{Arrivals, Campaign, FileSpec, LibrarySpec, ReadModel, TapeSpec};
+use seekplan_core::recall::{
+    simulate, ByDataset, ByTapes, DcacheRules, Random, RecallSpec, Strategy,
+};
 use seekplan_core::Error;
 
 const MB: u64 = 1_000_000;
@@ -17,8 +19,11 @@ fn library(drives: usize, queue_size: usize) -> LibrarySpec {
         thread_s: 2.0,
         unload_s: 23.0,
         rewind_s: 97.0,
-        wind_s: 100.0,
-        locate_overhead_s: 0.0,
+        read_model: ReadModel::Positional {
+            wind_s: 100.0,
+            locate_overhead_s: 0.0,
+        },
+        arrivals: Arrivals::Insert,
         block_bytes: MB,
         arms: 1,
         fetch_s: 5.0,
@@ -81,7 +86,11 @@ fn one_drive_one_tape_matches_hand_timing() {
             used: 1000 * MB,
         }],
     };
-    let out = simulate(&spec(library(1, 10), Strategy::ByDataset, 1e5), &c).unwrap();
+    let out = simulate(
+        &spec(library(1, 10), Strategy::ByDataset(ByDataset {}), 1e5),
+        &c,
+    )
+    .unwrap();
     // fetch 5 + load 13 + thread 2 = 20 s; scan from block 0: block 100
     // (locate 10 s, read 1 s), then block 500 (locate 100*(500-200)/1000 =
     // 30 s, read 1 s). Staging: 31 s and 62 s.
@@ -102,9 +111,9 @@ fn one_drive_one_tape_matches_hand_timing() {
 fn everything_is_staged_and_counts_add_up() {
     let c = campaign(8, 50, 1);
     for strategy in [
-        Strategy::Random,
-        Strategy::ByDataset,
-        Strategy::ByTapes { tapes: 2 },
+        Strategy::Random(Random {}),
+        Strategy::ByDataset(ByDataset {}),
+        Strategy::ByTapes(ByTapes { tapes: 2 }),
     ] {
         let out = simulate(&spec(library(3, 40), strategy.clone(), 1e6), &c).unwrap();
         let m = &out.metrics;
@@ -121,8 +130,8 @@ fn everything_is_staged_and_counts_add_up() {
 fn clustering_by_tape_mounts_less_than_random() {
     let c = campaign(20, 100, 2);
     let run = |s: Strategy| simulate(&spec(library(4, 50), s, 1e6), &c).unwrap().metrics;
-    let random = run(Strategy::Random);
-    let by_tapes = run(Strategy::ByTapes { tapes: 4 });
+    let random = run(Strategy::Random(Random {}));
+    let by_tapes = run(Strategy::ByTapes(ByTapes { tapes: 4 }));
     assert!(
         random.mounts > 3 * by_tapes.mounts,
         "{random:?} {by_tapes:?}"
@@ -134,9 +143,12 @@ fn clustering_by_tape_mounts_less_than_random() {
 fn larger_queue_is_never_slower_to_finish_here() {
     let c = campaign(20, 100, 3);
     let run = |q: usize| {
-        simulate(&spec(library(4, q), Strategy::Random, 20_000.0), &c)
-            .unwrap()
-            .metrics
+        simulate(
+            &spec(library(4, q), Strategy::Random(Random {}), 20_000.0),
+            &c,
+        )
+        .unwrap()
+        .metrics
     };
     let (small, large) = (run(20), run(2000));
     assert!(
@@ -152,7 +164,7 @@ fn every_queue_algorithm_stages_everything() {
     for algo in seekplan_core::library::QUEUE_ALGORITHMS {
         let mut lib = library(2, 30);
         lib.order = algo.name().into();
-        let out = simulate(&spec(lib, Strategy::ByTapes { tapes: 2 }, 1e6), &c).unwrap();
+        let out = simulate(&spec(lib, Strategy::ByTapes(ByTapes { tapes: 2 }), 1e6), &c).unwrap();
         assert_eq!(out.metrics.files_staged, 160, "{algo}");
     }
 }
@@ -160,7 +172,7 @@ fn every_queue_algorithm_stages_everything() {
 #[test]
 fn same_seed_same_run_other_seed_other_run() {
     let c = campaign(10, 30, 4);
-    let mut s = spec(library(2, 25), Strategy::Random, 5_000.0);
+    let mut s = spec(library(2, 25), Strategy::Random(Random {}), 5_000.0);
     let a = simulate(&s, &c).unwrap();
     let b = simulate(&s, &c).unwrap();
     assert_eq!(a.metrics, b.metrics);
@@ -180,7 +192,13 @@ fn requests_for_a_mounted_tape_are_reordered() {
             used: 1000 * MB,
         }],
     };
-    let run = |q: usize| simulate(&spec(library(1, q), Strategy::ByDataset, 1e5), &c).unwrap();
+    let run = |q: usize| {
+        simulate(
+            &spec(library(1, q), Strategy::ByDataset(ByDataset {}), 1e5),
+            &c,
+        )
+        .unwrap()
+    };
     // Locate seconds: busy time minus mount (20 s) and reads (3 x 0.01 s).
     let locate = |q: usize| run(q).metrics.drive_utilisation * 1e5 - 20.0 - 0.03;
     // Queue 1: served as requested, 0->900 (90 s), 901->100 (80.1), 101->500 (39.9).
@@ -257,23 +275,131 @@ fn bad_configs_name_the_field() {
     let bad = |lib: LibrarySpec, s: Strategy, c: &Campaign| {
         field_of(simulate(&spec(lib, s, 100.0), c).unwrap_err())
     };
-    assert_eq!(bad(library(0, 10), Strategy::Random, &c), "drives");
-    assert_eq!(bad(library(1, 0), Strategy::Random, &c), "queue_size");
     assert_eq!(
-        bad(library(1, 10), Strategy::ByTapes { tapes: 0 }, &c),
+        bad(library(0, 10), Strategy::Random(Random {}), &c),
+        "drives"
+    );
+    assert_eq!(
+        bad(library(1, 0), Strategy::Random(Random {}), &c),
+        "queue_size"
+    );
+    assert_eq!(
+        bad(library(1, 10), Strategy::ByTapes(ByTapes { tapes: 0 }), &c),
         "strategy.tapes"
     );
     let mut lib = library(1, 10);
     lib.order = "nope".into();
-    assert_eq!(bad(lib, Strategy::Random, &c), "order");
+    assert_eq!(bad(lib, Strategy::Random(Random {}), &c), "order");
     let mut lib = library(1, 10);
     lib.order = "best".into();
-    assert_eq!(bad(lib, Strategy::Random, &c), "order");
+    assert_eq!(bad(lib, Strategy::Random(Random {}), &c), "order");
     let mut unknown = c.clone();
     unknown.files[0].tape = 9;
-    assert_eq!(bad(library(1, 10), Strategy::Random, &unknown), "tape");
+    assert_eq!(
+        bad(library(1, 10), Strategy::Random(Random {}), &unknown),
+        "tape"
+    );
     let mut past = c.clone();
     past.files[0].block = 999;
     past.files[0].size = 2 * MB;
-    assert_eq!(bad(library(1, 10), Strategy::Random, &past), "block");
+    assert_eq!(
+        bad(library(1, 10), Strategy::Random(Random {}), &past),
+        "block"
+    );
+}
+
+/// The paper's read model (§3.2) with its default curve.
+fn session_fraction() -> ReadModel {
+    ReadModel::SessionFraction {
+        floor: 0.15,
+        full_at: 0.8,
+        exponent: 1.0,
+    }
+}
+
+#[test]
+fn session_fraction_curve_is_floor_to_full_rate_at_80_pct() {
+    let m = session_fraction();
+    assert!((m.efficiency(0.0) - 0.15).abs() < 1e-12);
+    assert!((m.efficiency(0.4) - (0.15 + 0.85 * 0.5)).abs() < 1e-12);
+    assert_eq!(m.efficiency(0.8), 1.0);
+    assert_eq!(m.efficiency(0.95), 1.0);
+    let mut last = 0.0;
+    for i in 0..=100 {
+        let e = m.efficiency(i as f64 / 100.0);
+        assert!(e >= last && e <= 1.0, "not monotone at {i} %");
+        last = e;
+    }
+}
+
+#[test]
+fn session_fraction_times_reads_by_the_sessions_share_of_the_tape() {
+    let c = Campaign {
+        files: vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
+        tapes: vec![TapeSpec {
+            capacity: 1000 * MB,
+            used: 1000 * MB,
+        }],
+    };
+    let mut lib = library(1, 10);
+    lib.read_model = session_fraction();
+    let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
+    // Mount 20 s. The session recalls 200 MB of 1,000 MB: 20 %, efficiency
+    // 0.15 + 0.85 * 0.2 / 0.8 = 0.3625; each 100 MB read takes
+    // 1 s / 0.3625, locates are inside the curve.
+    let read = 1.0 / 0.3625;
+    let m = &out.metrics;
+    assert_eq!(m.files_staged, 2);
+    let staging = (20.0 + read + 20.0 + 2.0 * read) / 2.0;
+    assert!((m.staging_min * 60.0 - staging).abs() < 1e-9, "{m:?}");
+    assert!((m.drive_utilisation * 1e5 - (20.0 + 2.0 * read)).abs() < 1e-6);
+    // Nearest-rank quantiles of the two staging times.
+    assert!((m.staging_p50_min * 60.0 - (20.0 + read)).abs() < 1e-9);
+    assert!((m.staging_p99_min * 60.0 - (20.0 + 2.0 * read)).abs() < 1e-9);
+}
+
+#[test]
+fn arrivals_wait_for_the_next_batch_when_configured() {
+    // As requests_for_a_mounted_tape_are_reordered, queue 2: 900 and 100 form
+    // the first batch (100 first); 500 arrives while 100 is read and waits
+    // for the next batch: 0->100 (10 s), 101->900 (79.9), 901->500 (40.1).
+    let c = Campaign {
+        files: vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
+        tapes: vec![TapeSpec {
+            capacity: 1000 * MB,
+            used: 1000 * MB,
+        }],
+    };
+    let mut lib = library(1, 2);
+    lib.arrivals = Arrivals::NextBatch;
+    let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
+    let locate = out.metrics.drive_utilisation * 1e5 - 20.0 - 0.03;
+    assert!((locate - 130.0).abs() < 1e-6, "{locate}");
+}
+
+#[test]
+fn both_read_models_and_arrival_rules_stage_everything() {
+    let c = campaign(6, 40, 11);
+    for read_model in [session_fraction(), library(1, 1).read_model] {
+        for arrivals in [Arrivals::Insert, Arrivals::NextBatch] {
+            let mut lib = library(2, 30);
+            lib.read_model = read_model.clone();
+            lib.arrivals = arrivals;
+            let out = simulate(&spec(lib, Strategy::Random(Random {}), 1e6), &c).unwrap();
+            assert_eq!(out.metrics.files_staged, 240, "{read_model:?} {arrivals:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_read_model_names_the_field() {
+    let c = campaign(2, 3, 8);
+    let mut lib = library(1, 10);
+    lib.read_model = ReadModel::SessionFraction {
+        floor: 0.0,
+        full_at: 0.8,
+        exponent: 1.0,
+    };
+    let e = simulate(&spec(lib, Strategy::Random(Random {}), 100.0), &c).unwrap_err();
+    assert_eq!(field_of(e), "read_model.floor");
 }

@@ -1,7 +1,9 @@
 //! Bindings of the recall simulator: the user's config as JSON and the
-//! campaign as parallel columns in, the outcome as JSON out.
+//! campaign as parallel numpy columns in (borrowed, never converted per row), the
+//! outcome as JSON out.
 
 use crate::err;
+use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use seekplan_core::library::CampaignColumns;
@@ -30,32 +32,39 @@ fn recall_config(config: &str) -> PyResult<String> {
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The memory of a numpy column (Python passes contiguous arrays).
+fn column<'a, T: Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
+    a.as_slice()
+        .map_err(|e| PyValueError::new_err(format!("campaign column {name}: {e}")))
+}
+
 /// Runs one recall campaign; `config` is a RecallConfig as JSON, files and
-/// tapes are parallel columns. Returns the outcome as JSON.
+/// tapes are parallel contiguous numpy columns (dtypes uint32, uint32, uint64, uint64,
+/// float64, bool; uint64, uint64). Returns the outcome as JSON.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn simulate_recall(
     py: Python<'_>,
     config: &str,
-    dataset: Vec<u32>,
-    tape: Vec<u32>,
-    block: Vec<u64>,
-    size: Vec<u64>,
-    arrival_s: Vec<f64>,
-    tapeinfo: Vec<bool>,
-    capacity: Vec<u64>,
-    used: Vec<u64>,
+    dataset: PyReadonlyArray1<'_, u32>,
+    tape: PyReadonlyArray1<'_, u32>,
+    block: PyReadonlyArray1<'_, u64>,
+    size: PyReadonlyArray1<'_, u64>,
+    arrival_s: PyReadonlyArray1<'_, f64>,
+    tapeinfo: PyReadonlyArray1<'_, bool>,
+    capacity: PyReadonlyArray1<'_, u64>,
+    used: PyReadonlyArray1<'_, u64>,
 ) -> PyResult<String> {
     let cfg = parse(config)?;
     let columns = CampaignColumns {
-        dataset,
-        tape,
-        block,
-        size,
-        arrival_s,
-        tapeinfo,
-        capacity,
-        used,
+        dataset: column(&dataset, "dataset")?,
+        tape: column(&tape, "tape")?,
+        block: column(&block, "block")?,
+        size: column(&size, "size")?,
+        arrival_s: column(&arrival_s, "arrival_s")?,
+        tapeinfo: column(&tapeinfo, "tapeinfo")?,
+        capacity: column(&capacity, "capacity")?,
+        used: column(&used, "used")?,
     };
     let outcome = py.allow_threads(|| run(&cfg, columns)).map_err(err)?;
     serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.recall.config import RecallConfig
@@ -17,7 +19,9 @@ def campaign_for(config: RecallConfig) -> Campaign:
     w = config.workload
     if w["kind"] == "files":
         return load_campaign(Path(w["files"]), Path(w["tapes"]))
-    return generate_kit(w["seed"], w["scale"], config.library["block_bytes"])
+    return generate_kit(
+        w["seed"], w["scale"], config.library["block_bytes"], w["dataset_order"]
+    )
 
 
 def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str, Any]:
@@ -27,14 +31,14 @@ def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str
     try:
         out = _core.simulate_recall(
             config.to_json(),
-            c.dataset.tolist(),
-            c.tape.tolist(),
-            c.block.tolist(),
-            c.size.tolist(),
-            c.arrival_s.tolist(),
-            c.tapeinfo.tolist(),
-            c.capacity.tolist(),
-            c.used.tolist(),
+            np.ascontiguousarray(c.dataset, dtype=np.uint32),
+            np.ascontiguousarray(c.tape, dtype=np.uint32),
+            np.ascontiguousarray(c.block, dtype=np.uint64),
+            np.ascontiguousarray(c.size, dtype=np.uint64),
+            np.ascontiguousarray(c.arrival_s, dtype=np.float64),
+            np.ascontiguousarray(c.tapeinfo, dtype=np.bool_),
+            np.ascontiguousarray(c.capacity, dtype=np.uint64),
+            np.ascontiguousarray(c.used, dtype=np.uint64),
         )
     except ValueError as e:
         raise SeekplanError(f"recall simulation: {e}") from None

@@ -200,11 +200,23 @@ def _assign(rng: np.random.Generator, spread: np.ndarray, slots: np.ndarray) -> 
     return on_tape
 
 
-def generate_kit(seed: int = 1, scale: float = 1.0, block_bytes: int = 262_144) -> Campaign:
+def generate_kit(
+    seed: int = 1,
+    scale: float = 1.0,
+    block_bytes: int = 262_144,
+    dataset_order: str = "spread",
+) -> Campaign:
     """A seeded campaign shaped like KIT's (§4.1): ~1,500 requested files per
     tape, mostly under 60 % of each tape requested, datasets over 10-15 tapes
     (up to 40), tapes holding 1-3 dataset parts (up to 6). `scale` shrinks
-    tapes, files and datasets together."""
+    (or grows) tapes, files and datasets together. The datasets are requested
+    one after the other; `dataset_order` orders a dataset's files: "spread"
+    interleaves them across the dataset's tapes, "tape-by-tape" requests one
+    tape's part after the other."""
+    if dataset_order not in ("spread", "tape-by-tape"):
+        raise SeekplanError(
+            f"dataset_order: expected spread or tape-by-tape, got {dataset_order!r}"
+        )
     rng = np.random.default_rng(seed)
     tapes = max(2, round(KIT_TAPES * scale))
     datasets = max(2, round(KIT_DATASETS * scale))
@@ -254,9 +266,13 @@ def generate_kit(seed: int = 1, scale: float = 1.0, block_bytes: int = 262_144) 
             within[idx] = (np.arange(len(idx)) + rng.random()) / max(len(idx), 1)
         progress.append(within)
     dataset = np.concatenate(ds)
-    request = np.lexsort((np.concatenate(progress), dataset))
-    capacity = np.full(tapes, KIT_CAPACITY, dtype=np.uint64)
     tape = np.concatenate(tp)
+    within = np.concatenate(progress)
+    if dataset_order == "spread":
+        request = np.lexsort((within, dataset))
+    else:
+        request = np.lexsort((within, tape, dataset))
+    capacity = np.full(tapes, KIT_CAPACITY, dtype=np.uint64)
     block = np.concatenate(blk)
     size = np.concatenate(sz)
     return Campaign(

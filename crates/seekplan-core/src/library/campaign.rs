@@ -39,31 +39,32 @@ pub struct Campaign {
     pub tapes: Vec<TapeSpec>,
 }
 
-/// A campaign as parallel columns (how the Python side holds it): one entry
-/// per file in the first six, one per tape in the last two.
-#[derive(Clone, Debug, Default)]
-pub struct CampaignColumns {
+/// A campaign as parallel columns, borrowed from their owner (numpy arrays
+/// on the Python side): one entry per file in the first six, one per tape
+/// in the last two.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CampaignColumns<'a> {
     /// Dataset of each file.
-    pub dataset: Vec<u32>,
+    pub dataset: &'a [u32],
     /// Tape of each file.
-    pub tape: Vec<u32>,
+    pub tape: &'a [u32],
     /// First block of each file.
-    pub block: Vec<u64>,
+    pub block: &'a [u64],
     /// Size of each file in bytes.
-    pub size: Vec<u64>,
+    pub size: &'a [u64],
     /// Arrival of each request, seconds.
-    pub arrival_s: Vec<f64>,
+    pub arrival_s: &'a [f64],
     /// Whether each file's tape is known to the requester.
-    pub tapeinfo: Vec<bool>,
+    pub tapeinfo: &'a [bool],
     /// Capacity of each tape in bytes.
-    pub capacity: Vec<u64>,
+    pub capacity: &'a [u64],
     /// Bytes written on each tape.
-    pub used: Vec<u64>,
+    pub used: &'a [u64],
 }
 
 impl Campaign {
     /// The campaign the columns describe; columns of different lengths are an error.
-    pub fn from_columns(c: CampaignColumns) -> Result<Campaign> {
+    pub fn from_columns(c: CampaignColumns<'_>) -> Result<Campaign> {
         let n = c.dataset.len();
         let file_lengths = [
             c.tape.len(),
@@ -90,15 +91,16 @@ impl Campaign {
             .collect();
         let tapes = c
             .capacity
-            .into_iter()
+            .iter()
             .zip(c.used)
-            .map(|(capacity, used)| TapeSpec { capacity, used })
+            .map(|(&capacity, &used)| TapeSpec { capacity, used })
             .collect();
         Ok(Campaign { files, tapes })
     }
 
     /// Checks the campaign against the library and builds one locate model per tape.
     pub fn models(&self, spec: &LibrarySpec) -> Result<Vec<LinearModel>> {
+        let (wind_s, overhead_s) = spec.read_model.locate_figures(spec.rewind_s);
         let models = self
             .tapes
             .iter()
@@ -114,8 +116,8 @@ impl Campaign {
                     t.capacity,
                     spec.block_bytes,
                     spec.rate_bps,
-                    spec.wind_s,
-                    spec.locate_overhead_s,
+                    wind_s,
+                    overhead_s,
                 )
                 .map_err(|e| Error::invalid("capacity", format!("tape {i}: {e}")))
             })

@@ -8,5 +8,5 @@ mod spec;
 mod system;
 
 pub use campaign::{Campaign, CampaignColumns, FileSpec, TapeSpec};
-pub use spec::{LibrarySpec, QUEUE_ALGORITHMS};
+pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
 pub use system::{Completion, LibEvent, MountRecord, TapeSystem};

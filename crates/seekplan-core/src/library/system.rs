@@ -2,12 +2,14 @@
 //!
 //! A drive keeps its tape mounted while the tape has queued requests; when it
 //! runs dry the drive takes the unmounted tape with the most queued bytes
-//! (ties: the tape whose oldest queued request came first). Each tape's
-//! requests are ordered from the head's position by the configured
-//! algorithm, and re-ordered before the next read whenever new requests for
-//! it arrived.
-
-use super::{Campaign, LibrarySpec};
+//! (ties: the tape whose oldest queued request came first). As in the dCache
+//! paper's simulator (Morschel et al., §4.2, Figure 3) a drive takes its
+//! tape's queued requests as a batch, orders them once from the head's
+//! position with the configured algorithm and reads them; requests arriving
+//! for the tape meanwhile are inserted into the batch where they add least
+//! locate time, or wait for the next batch ([`Arrivals`]). How long a read
+//! takes is the [`ReadModel`]'s.
+use super::{Arrivals, Campaign, LibrarySpec, ReadModel};
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
 use crate::sim::{Calendar, Resource, Time};
@@ -30,6 +32,8 @@ pub enum LibEvent {
 pub struct Completion {
     /// The file read.
     pub file: u32,
+    /// Its size in bytes.
+    pub bytes: u64,
     /// Seconds from entering the tape-system queue to the end of its read.
     pub staging_s: f64,
 }
@@ -38,9 +42,9 @@ pub struct Completion {
 enum Phase {
     Empty,
     Idle,
-    Reading(u32),
-    /// Just finished a read; chooses the next one once the requester has
-    /// refilled the queue (so refills for this tape are ordered in).
+    Reading(Stop),
+    /// Just finished a read; chooses the next one in [`TapeSystem::resume`],
+    /// once the requester has refilled the queue.
     Choosing,
     Rewinding,
     Unloading,
@@ -65,12 +69,24 @@ struct Drive {
     mount_bytes: u64,
 }
 
+/// A queued read: the file, the blocks it spans, its size and when it
+/// entered the queue (kept together so a read touches one record).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Stop {
+    file: u32,
+    start: u64,
+    end: u64,
+    size: u64,
+    enqueued: Time,
+}
+
 #[derive(Clone, Debug, Default)]
 struct TapeQueue {
-    /// Ordered requests, next one last.
-    plan: Vec<u32>,
-    /// Requests that arrived since the last ordering.
-    fresh: Vec<u32>,
+    /// The batch being read, in order, next one last.
+    plan: Vec<Stop>,
+    /// Queued requests not in a batch yet.
+    fresh: Vec<Stop>,
+    /// Bytes queued (in the batch or not), including the read under way.
     bytes: u64,
     /// Sequence number of the oldest request queued (smaller is older).
     oldest: u64,
@@ -106,8 +122,9 @@ pub struct TapeSystem<'a> {
     robot: Resource<usize>,
     in_queue: usize,
     seq: u64,
-    enqueued_at: Vec<Time>,
     wake_pending: bool,
+    /// Drives that finished a read and choose their next in `resume`.
+    choosing: Vec<usize>,
     /// Finished mounts, in the order they ended.
     pub mounts: Vec<MountRecord>,
     /// Drive-seconds spent doing something (not idle or empty).
@@ -141,8 +158,8 @@ impl<'a> TapeSystem<'a> {
             robot: Resource::new(spec.arms),
             in_queue: 0,
             seq: 0,
-            enqueued_at: vec![0.0; campaign.files.len()],
             wake_pending: false,
+            choosing: Vec::new(),
             mounts: Vec::new(),
             busy_s: 0.0,
         })
@@ -162,15 +179,27 @@ impl<'a> TapeSystem<'a> {
     pub fn submit<E: From<LibEvent>>(&mut self, file: u32, cal: &mut Calendar<E>) {
         debug_assert!(self.in_queue < self.spec.queue_size);
         let f = self.campaign.files[file as usize];
-        let q = &mut self.tapes[f.tape as usize];
+        let t = f.tape as usize;
+        // The drive reading a batch of this tape, if any.
+        let reading = self.tapes[t].holder.filter(|&d| {
+            let drive = &self.drives[d];
+            drive.mounted == Some(f.tape)
+                && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
+        });
+        let stop = self.stop(file, cal.now());
+        let q = &mut self.tapes[t];
         if q.len() == 0 {
             q.oldest = self.seq;
         }
         self.seq += 1;
-        q.fresh.push(file);
         q.bytes += f.size;
         self.in_queue += 1;
-        self.enqueued_at[file as usize] = cal.now();
+        match (self.spec.arrivals, reading) {
+            (Arrivals::Insert, Some(d)) => {
+                cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
+            }
+            _ => q.fresh.push(stop),
+        }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
             None => self
@@ -223,20 +252,20 @@ impl<'a> TapeSystem<'a> {
                 self.step(d, Phase::Loading, self.spec.load_s, cal);
             }
             LibEvent::Drive(d) => match self.drives[d].phase {
-                Phase::Reading(file) => {
-                    let f = self.campaign.files[file as usize];
+                Phase::Reading(stop) => {
                     let drive = &mut self.drives[d];
-                    drive.mount_bytes += f.size;
-                    let q = &mut self.tapes[f.tape as usize];
-                    q.bytes -= f.size;
+                    drive.mount_bytes += stop.size;
+                    let tape = drive.mounted.expect("reading a mounted tape");
+                    self.tapes[tape as usize].bytes -= stop.size;
                     self.in_queue -= 1;
                     done.push(Completion {
-                        file,
-                        staging_s: cal.now() - self.enqueued_at[file as usize],
+                        file: stop.file,
+                        bytes: stop.size,
+                        staging_s: cal.now() - stop.enqueued,
                     });
-                    self.step(d, Phase::Choosing, 0.0, cal);
+                    self.set_phase(d, Phase::Choosing, cal.now());
+                    self.choosing.push(d);
                 }
-                Phase::Choosing => self.dispatch(d, cal)?,
                 Phase::Rewinding => {
                     self.step(d, Phase::Unloading, self.spec.unload_s, cal);
                 }
@@ -264,6 +293,16 @@ impl<'a> TapeSystem<'a> {
                 }
                 other => unreachable!("drive {d} got an event while {other:?}"),
             },
+        }
+        Ok(())
+    }
+
+    /// Lets the drives that finished a read choose their next step; call it
+    /// after every [`TapeSystem::handle`] that completed reads, once the
+    /// requester has refilled the queue.
+    pub fn resume<E: From<LibEvent>>(&mut self, cal: &mut Calendar<E>) -> Result<()> {
+        while let Some(d) = self.choosing.pop() {
+            self.dispatch(d, cal)?;
         }
         Ok(())
     }
@@ -296,29 +335,37 @@ impl<'a> TapeSystem<'a> {
     /// Gives drive `d`, which just became free, its next piece of work.
     fn dispatch<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) -> Result<()> {
         if let Some(t) = self.drives[d].mounted {
-            if let Some(file) = self.next_request(t, self.drives[d].head)? {
-                let f = self.campaign.files[file as usize];
-                let model = &self.models[t as usize];
-                let extent = Extent {
-                    start: Block(f.block),
-                    bytes: f.size,
-                };
-                let read = model.read(extent);
-                let secs = model.locate(self.drives[d].head, extent.start) + read.seconds;
-                self.drives[d].head = read.end;
-                self.step(d, Phase::Reading(file), secs, cal);
+            if let Some(other) = self.outranking_tape(t) {
+                return self.swap(d, other, cal);
+            }
+            if let Some(stop) = self.next_request(t, self.drives[d].head)? {
+                let secs = self.read_seconds(d, t, stop);
+                self.drives[d].head = Block(stop.end);
+                self.step(d, Phase::Reading(stop), secs, cal);
                 return Ok(());
             }
         }
-        let Some(next) = self.most_relevant_tape() else {
-            let phase = if self.drives[d].mounted.is_some() {
-                Phase::Idle
-            } else {
-                Phase::Empty
-            };
-            self.set_phase(d, phase, cal.now());
-            return Ok(());
-        };
+        match self.most_relevant_tape() {
+            Some(next) => self.swap(d, next, cal),
+            None => {
+                let phase = if self.drives[d].mounted.is_some() {
+                    Phase::Idle
+                } else {
+                    Phase::Empty
+                };
+                self.set_phase(d, phase, cal.now());
+                Ok(())
+            }
+        }
+    }
+
+    /// Sends drive `d` to mount tape `next` (unmounting its tape first).
+    fn swap<E: From<LibEvent>>(
+        &mut self,
+        d: usize,
+        next: u32,
+        cal: &mut Calendar<E>,
+    ) -> Result<()> {
         self.tapes[next as usize].holder = Some(d);
         self.drives[d].target = Some(next);
         if self.drives[d].mounted.is_some() {
@@ -327,6 +374,22 @@ impl<'a> TapeSystem<'a> {
             self.request_arm(d, cal);
         }
         Ok(())
+    }
+
+    /// With `next-batch` arrivals, a drive whose batch on tape `t` is done is
+    /// assigned "the next most relevant cartridge" (Figure 3, step 3): an
+    /// unheld tape that outranks its own queued requests, if there is one.
+    fn outranking_tape(&self, t: u32) -> Option<u32> {
+        let own = &self.tapes[t as usize];
+        if self.spec.arrivals != Arrivals::NextBatch || !own.plan.is_empty() || own.fresh.is_empty()
+        {
+            return None;
+        }
+        self.most_relevant_tape().filter(|&o| {
+            let other = &self.tapes[o as usize];
+            (other.bytes, std::cmp::Reverse(other.oldest))
+                > (own.bytes, std::cmp::Reverse(own.oldest))
+        })
     }
 
     /// The unheld tape with the most queued bytes; ties go to the tape whose
@@ -340,27 +403,61 @@ impl<'a> TapeSystem<'a> {
             .map(|(i, _)| i as u32)
     }
 
-    /// The next request to read on tape `t` with the head at `head`,
-    /// re-ordering first if requests arrived since the last ordering.
-    fn next_request(&mut self, t: u32, head: Block) -> Result<Option<u32>> {
+    /// The next request to read on tape `t` with the head at `head`; when
+    /// the batch is done, the tape's queued requests become the next batch,
+    /// ordered once.
+    fn next_request(&mut self, t: u32, head: Block) -> Result<Option<Stop>> {
         let q = &mut self.tapes[t as usize];
-        if !q.fresh.is_empty() {
-            let mut files = std::mem::take(&mut q.plan);
-            files.append(&mut q.fresh);
-            let extents = files
+        if q.plan.is_empty() && !q.fresh.is_empty() {
+            let batch = std::mem::take(&mut q.fresh);
+            let extents = batch
                 .iter()
-                .map(|&f| {
-                    let f = self.campaign.files[f as usize];
-                    Extent {
-                        start: Block(f.block),
-                        bytes: f.size,
-                    }
+                .map(|s| Extent {
+                    start: Block(s.start),
+                    bytes: s.size,
                 })
                 .collect();
             let schedule = order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
-            q.plan = schedule.order.iter().rev().map(|&i| files[i]).collect();
+            q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
         }
         Ok(q.plan.pop())
+    }
+
+    /// The read of `file`, queued at `now`.
+    fn stop(&self, file: u32, now: Time) -> Stop {
+        let f = self.campaign.files[file as usize];
+        let read = self.models[f.tape as usize].read(Extent {
+            start: Block(f.block),
+            bytes: f.size,
+        });
+        Stop {
+            file,
+            start: f.block,
+            end: read.end.0,
+            size: f.size,
+            enqueued: now,
+        }
+    }
+
+    /// Seconds drive `d` takes to position for and read `stop` on tape `t`.
+    fn read_seconds(&self, d: usize, t: u32, stop: Stop) -> f64 {
+        match self.spec.read_model {
+            ReadModel::Positional { .. } => {
+                let model = &self.models[t as usize];
+                let read = model.read(Extent {
+                    start: Block(stop.start),
+                    bytes: stop.size,
+                });
+                model.locate(self.drives[d].head, Block(stop.start)) + read.seconds
+            }
+            ReadModel::SessionFraction { .. } => {
+                // The session's volume: read since the mount plus queued for
+                // the tape (this file included).
+                let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
+                let fraction = session as f64 / self.campaign.tapes[t as usize].capacity as f64;
+                stop.size as f64 / (self.spec.rate_bps * self.spec.read_model.efficiency(fraction))
+            }
+        }
     }
 
     fn request_arm<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) {
@@ -407,4 +504,81 @@ impl<'a> TapeSystem<'a> {
 
 fn is_busy(phase: Phase) -> bool {
     !matches!(phase, Phase::Empty | Phase::Idle)
+}
+
+/// Inserts `stop` into `plan` (next read last; the head is at `head`) where
+/// it adds the least locate time on `model`; ties go to the earlier read.
+fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &LinearModel) {
+    let cost = |from: u64, to: u64| model.locate(Block(from), Block(to));
+    let n = plan.len();
+    // Visiting order: head, plan[n-1], ..., plan[0]. Inserting after the
+    // j-th visit (j = 0 is the head) puts the stop at index n - j.
+    let mut prev_end = head.0;
+    let mut best = (f64::INFINITY, n);
+    for j in 0..=n {
+        let delta = if j < n {
+            let next = plan[n - 1 - j];
+            cost(prev_end, stop.start) + cost(stop.end, next.start) - cost(prev_end, next.start)
+        } else {
+            cost(prev_end, stop.start)
+        };
+        if delta < best.0 {
+            best = (delta, n - j);
+        }
+        if j < n {
+            prev_end = plan[n - 1 - j].end;
+        }
+    }
+    plan.insert(best.1, stop);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// Locate seconds of visiting `plan` (next read last) from `head`.
+    fn route(plan: &[Stop], head: u64, model: &LinearModel) -> f64 {
+        let mut at = head;
+        let mut total = 0.0;
+        for s in plan.iter().rev() {
+            total += model.locate(Block(at), Block(s.start));
+            at = s.end;
+        }
+        total
+    }
+
+    #[test]
+    fn cheapest_insertion_matches_brute_force() {
+        let model = LinearModel::new(10_000, 1, 1.0, 100.0, 2.0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let stop = |rng: &mut ChaCha8Rng, file| {
+            let start = rng.gen_range(0..9_990);
+            Stop {
+                file,
+                start,
+                end: start + rng.gen_range(1..10),
+                size: 1,
+                enqueued: 0.0,
+            }
+        };
+        for case in 0..300 {
+            let n = case % 12;
+            let plan: Vec<Stop> = (0..n).map(|i| stop(&mut rng, i as u32)).collect();
+            let new = stop(&mut rng, 99);
+            let head = rng.gen_range(0..10_000);
+            let best = (0..=n)
+                .map(|i| {
+                    let mut p = plan.clone();
+                    p.insert(i, new);
+                    route(&p, head, &model)
+                })
+                .fold(f64::INFINITY, f64::min);
+            let mut p = plan.clone();
+            cheapest_insertion(&mut p, new, Block(head), &model);
+            assert_eq!(p.len(), n + 1);
+            assert!((route(&p, head, &model) - best).abs() < 1e-9, "case {case}");
+        }
+    }
 }

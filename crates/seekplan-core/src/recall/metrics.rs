@@ -10,6 +10,12 @@ pub struct Metrics {
     pub throughput_mb_s: f64,
     /// Mean minutes from entering the tape-system queue to being read.
     pub staging_min: f64,
+    /// Median staging minutes (nearest rank; NaN when nothing was staged).
+    pub staging_p50_min: f64,
+    /// 90th percentile of the staging minutes.
+    pub staging_p90_min: f64,
+    /// 99th percentile of the staging minutes.
+    pub staging_p99_min: f64,
     /// Number of mounts (including mounts still in a drive at the end).
     pub mounts: usize,
     /// Number of distinct tapes mounted.
@@ -49,6 +55,7 @@ impl Metrics {
         bytes_staged: u64,
         files_staged: u64,
         staging_sum_s: f64,
+        staging_s: &mut [f64],
         mounts: &[MountRecord],
         capacities: &[u64],
         busy_s: f64,
@@ -67,6 +74,9 @@ impl Metrics {
         Metrics {
             throughput_mb_s: bytes_staged as f64 / 1e6 / duration_s,
             staging_min: mean(staging_sum_s, files_staged as usize) / 60.0,
+            staging_p50_min: quantile(staging_s, 0.50) / 60.0,
+            staging_p90_min: quantile(staging_s, 0.90) / 60.0,
+            staging_p99_min: quantile(staging_s, 0.99) / 60.0,
             mounts: mounts.len(),
             distinct_mounts: tapes.len(),
             pct_recalled_per_mount: mean(pct, mounts.len()),
@@ -77,5 +87,30 @@ impl Metrics {
             files_requested,
             duration_s,
         }
+    }
+}
+
+/// The `q` quantile of `values` by nearest rank (the smallest value with at
+/// least a share `q` of the values at or below it); NaN when empty.
+fn quantile(values: &mut [f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    *values.select_nth_unstable_by(rank - 1, f64::total_cmp).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quantile;
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let mut v: Vec<f64> = (1..=10).rev().map(f64::from).collect();
+        assert_eq!(quantile(&mut v, 0.5), 5.0);
+        assert_eq!(quantile(&mut v, 0.9), 9.0);
+        assert_eq!(quantile(&mut v, 0.99), 10.0);
+        assert_eq!(quantile(&mut [3.0], 0.5), 3.0);
+        assert!(quantile(&mut [], 0.5).is_nan());
     }
 }

@@ -4,12 +4,10 @@
 
 mod config;
 mod metrics;
-mod requester;
 mod run;
 mod strategy;
 
-pub use config::{run, LibraryConfig, RecallConfig, RobotConfig, Workload};
+pub use config::{run, DatasetOrder, LibraryConfig, RecallConfig, RobotConfig, Workload};
 pub use metrics::{Metrics, Series};
-pub use requester::Requester;
 pub use run::{simulate, RecallOutcome, RecallSpec};
-pub use strategy::{DcacheRules, Strategy};
+pub use strategy::{ByDataset, ByTapes, DcacheRules, Pending, Random, Strategy, StrategyConfig};

@@ -1,6 +1,6 @@
 //! One recall run: requester + library on the event engine.
 
-use super::{Metrics, Requester, Series, Strategy};
+use super::{Metrics, Pending, Series, Strategy};
 use crate::library::{Campaign, Completion, LibEvent, LibrarySpec, TapeSystem};
 use crate::sim::{self, Calendar, Model};
 use crate::{Error, Result};
@@ -56,7 +56,7 @@ struct Recall<'a> {
     campaign: &'a Campaign,
     arrival_order: Vec<u32>,
     next_arrival: usize,
-    requester: Requester<'a>,
+    requester: Box<dyn Pending + 'a>,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
@@ -64,6 +64,8 @@ struct Recall<'a> {
     bytes: u64,
     files: u64,
     staging_sum_s: f64,
+    /// Staging time of every staged file (for its quantiles).
+    staging_s: Vec<f64>,
     bytes_at_sample: u64,
     series: Series,
     error: Option<Error>,
@@ -79,7 +81,7 @@ impl Recall<'_> {
             }
         }
         if !self.tick_pending {
-            if let Some(dt) = self.requester.waits_on_time() {
+            if let Some(dt) = self.requester.next_wake() {
                 self.tick_pending = true;
                 cal.schedule(dt, Ev::Tick);
             }
@@ -130,13 +132,17 @@ impl Model for Recall<'_> {
                 }
                 let any = !done.is_empty();
                 for c in done.drain(..) {
-                    self.bytes += self.campaign.files[c.file as usize].size;
+                    self.bytes += c.bytes;
                     self.files += 1;
                     self.staging_sum_s += c.staging_s;
+                    self.staging_s.push(c.staging_s);
                 }
                 self.done = done;
                 if any {
                     self.fill(cal);
+                    if let Err(err) = self.library.resume(cal) {
+                        self.error = Some(err);
+                    }
                 }
             }
         }
@@ -154,20 +160,17 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     }
     let library = TapeSystem::new(&spec.library, campaign)?;
     let mut arrival_order: Vec<u32> = (0..campaign.files.len() as u32).collect();
-    arrival_order.sort_by(|&a, &b| {
-        campaign.files[a as usize]
-            .arrival_s
-            .total_cmp(&campaign.files[b as usize].arrival_s)
-    });
+    let arrival = |f: &u32| campaign.files[*f as usize].arrival_s;
+    if !arrival_order.is_sorted_by(|a, b| arrival(a) <= arrival(b)) {
+        arrival_order.sort_by(|a, b| arrival(a).total_cmp(&arrival(b)));
+    }
     let mut model = Recall {
         campaign,
         arrival_order,
         next_arrival: 0,
-        requester: Requester::new(
-            &spec.strategy,
-            campaign,
-            ChaCha8Rng::seed_from_u64(spec.seed),
-        ),
+        requester: spec
+            .strategy
+            .build(campaign, ChaCha8Rng::seed_from_u64(spec.seed)),
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
@@ -175,6 +178,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         bytes: 0,
         files: 0,
         staging_sum_s: 0.0,
+        staging_s: Vec::new(),
         bytes_at_sample: 0,
         series: Series::default(),
         error: None,
@@ -193,6 +197,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         model.bytes,
         model.files,
         model.staging_sum_s,
+        &mut model.staging_s,
         &model.library.mounts,
         &capacities,
         model.library.busy_s,

@@ -1,0 +1,42 @@
+//! `by-dataset`: requests in arrival order (the datasets in the order the
+//! experiment requested them).
+
+use super::{Pending, StrategyConfig};
+use crate::library::Campaign;
+use crate::sim::Time;
+use crate::Result;
+use rand_chacha::ChaCha8Rng;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// The by-dataset strategy has no knobs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ByDataset {}
+
+impl StrategyConfig for ByDataset {
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn build<'a>(&self, _: &'a Campaign, _: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+        Box::new(Fifo(VecDeque::new()))
+    }
+}
+
+struct Fifo(VecDeque<u32>);
+
+impl Pending for Fifo {
+    fn arrive(&mut self, file: u32, _: Time) {
+        self.0.push_back(file);
+    }
+
+    fn take(&mut self, _: Time) -> Option<u32> {
+        self.0.pop_front()
+    }
+
+    fn next_wake(&self) -> Option<f64> {
+        None
+    }
+}

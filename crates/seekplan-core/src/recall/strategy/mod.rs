@@ -1,0 +1,88 @@
+//! Requester strategies: what dCache passes on to the tape system, and when
+//! (Morschel et al., §4.2 and §5.2).
+//!
+//! Each strategy is one file: a config struct (its YAML knobs, checked by
+//! [`StrategyConfig::validate`]) that builds a [`Pending`] queue. The
+//! [`strategies!`] list below is the registry: adding a strategy is its file
+//! plus one line there (the variant's YAML name is the kebab-case of its
+//! variant name).
+
+mod by_dataset;
+mod by_tapes;
+mod clusters;
+mod dcache;
+mod random;
+
+pub use by_dataset::ByDataset;
+pub use by_tapes::ByTapes;
+pub use dcache::DcacheRules;
+pub use random::Random;
+
+use crate::library::Campaign;
+use crate::sim::Time;
+use crate::Result;
+use rand_chacha::ChaCha8Rng;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Requests known to the requester but not yet passed to the tape system.
+pub trait Pending {
+    /// A request for `file` arrives at `now`.
+    fn arrive(&mut self, file: u32, now: Time);
+    /// The next request to pass on at `now`, if the strategy releases one.
+    fn take(&mut self, now: Time) -> Option<u32>;
+    /// Seconds after which the strategy wants to be asked again although
+    /// nothing else happened (time-based rules), or None.
+    fn next_wake(&self) -> Option<f64>;
+}
+
+/// A strategy's config: checks its knobs and builds its pending queue.
+pub trait StrategyConfig {
+    /// Checks the knobs; errors name the field as users write it.
+    fn validate(&self) -> Result<()>;
+    /// An empty pending queue over `campaign`, drawing from `rng`.
+    fn build<'a>(&self, campaign: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a>;
+}
+
+/// Declares the registry: one variant per strategy, with its config type.
+macro_rules! strategies {
+    ($($(#[$doc:meta])* $variant:ident($config:ty),)+) => {
+        /// How the requester chooses what to pass on to the tape system.
+        #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
+        #[serde(tag = "name", rename_all = "kebab-case")]
+        pub enum Strategy {
+            $($(#[$doc])* $variant($config),)+
+        }
+
+        impl Strategy {
+            fn config(&self) -> &dyn StrategyConfig {
+                match self {
+                    $(Strategy::$variant(c) => c,)+
+                }
+            }
+        }
+    };
+}
+
+strategies! {
+    /// Requests in uniformly random order (the paper's benchmark).
+    Random(Random),
+    /// Requests in arrival order (the datasets in the order requested).
+    ByDataset(ByDataset),
+    /// Requests clustered by tape, `tapes` tapes at a time, round-robin.
+    ByTapes(ByTapes),
+    /// dCache's bring-online clustering rules.
+    Dcache(DcacheRules),
+}
+
+impl Strategy {
+    /// Checks the strategy's knobs.
+    pub fn validate(&self) -> Result<()> {
+        self.config().validate()
+    }
+
+    /// The strategy's empty pending queue over `campaign`.
+    pub fn build<'a>(&self, campaign: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+        self.config().build(campaign, rng)
+    }
+}

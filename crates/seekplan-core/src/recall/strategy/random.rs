@@ -1,0 +1,51 @@
+//! `random`: a uniformly random waiting request (the paper's benchmark).
+
+use super::{Pending, StrategyConfig};
+use crate::library::Campaign;
+use crate::sim::Time;
+use crate::Result;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The random strategy has no knobs (its draws use the run's seed).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Random {}
+
+impl StrategyConfig for Random {
+    fn validate(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn build<'a>(&self, _: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+        Box::new(RandomPending {
+            waiting: Vec::new(),
+            rng,
+        })
+    }
+}
+
+struct RandomPending {
+    waiting: Vec<u32>,
+    rng: ChaCha8Rng,
+}
+
+impl Pending for RandomPending {
+    fn arrive(&mut self, file: u32, _: Time) {
+        self.waiting.push(file);
+    }
+
+    fn take(&mut self, _: Time) -> Option<u32> {
+        if self.waiting.is_empty() {
+            return None;
+        }
+        let i = self.rng.gen_range(0..self.waiting.len());
+        Some(self.waiting.swap_remove(i))
+    }
+
+    fn next_wake(&self) -> Option<f64> {
+        None
+    }
+}
