@@ -21,6 +21,22 @@ class Drive:
     def read(self, block: int, size: int) -> float: ...
     def physical(self, block: int) -> tuple[int, bool, float] | None: ...
 
+class RecallCampaign:
+    """A recall campaign held by the core, built once from numpy columns."""
+
+    def __init__(
+        self,
+        dataset: npt.NDArray[np.uint32],
+        tape: npt.NDArray[np.uint32],
+        block: npt.NDArray[np.uint64],
+        size: npt.NDArray[np.uint64],
+        arrival_s: npt.NDArray[np.float64],
+        tapeinfo: npt.NDArray[np.bool_],
+        capacity: npt.NDArray[np.uint64],
+        used: npt.NDArray[np.uint64],
+    ) -> None: ...
+    def __len__(self) -> int: ...
+
 class MatrixReader:
     """A CSV cost matrix parsed from chunks fed in order."""
 
@@ -79,16 +95,6 @@ def media_cluster_study(
 ) -> str: ...
 def media_algorithms() -> list[str]: ...
 def recall_config(config: str) -> str: ...
-def simulate_recall(
-    config: str,
-    dataset: npt.NDArray[np.uint32],
-    tape: npt.NDArray[np.uint32],
-    block: npt.NDArray[np.uint64],
-    size: npt.NDArray[np.uint64],
-    arrival_s: npt.NDArray[np.float64],
-    tapeinfo: npt.NDArray[np.bool_],
-    capacity: npt.NDArray[np.uint64],
-    used: npt.NDArray[np.uint64],
-) -> str: ...
+def simulate_recall(config: str, campaign: RecallCampaign) -> str: ...
 def schema(name: str) -> str: ...
 def schema_names() -> list[tuple[str, str]]: ...

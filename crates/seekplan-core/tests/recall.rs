@@ -65,27 +65,29 @@ fn campaign(tapes: u32, per_tape: u32, seed: u64) -> Campaign {
     for i in (1..files.len()).rev() {
         files.swap(i, rng.gen_range(0..=i));
     }
-    Campaign {
+    Campaign::new(
         files,
-        tapes: vec![
+        vec![
             TapeSpec {
                 capacity: 1000 * MB,
                 used: 1000 * MB
             };
             tapes as usize
         ],
-    }
+    )
+    .unwrap()
 }
 
 #[test]
 fn one_drive_one_tape_matches_hand_timing() {
-    let c = Campaign {
-        files: vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
-        tapes: vec![TapeSpec {
+    let c = Campaign::new(
+        vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
+        vec![TapeSpec {
             capacity: 1000 * MB,
             used: 1000 * MB,
         }],
-    };
+    )
+    .unwrap();
     let out = simulate(
         &spec(library(1, 10), Strategy::ByDataset(ByDataset {}), 1e5),
         &c,
@@ -185,13 +187,14 @@ fn same_seed_same_run_other_seed_other_run() {
 #[test]
 fn requests_for_a_mounted_tape_are_reordered() {
     // Blocks 900, 100, 500 requested in that order.
-    let c = Campaign {
-        files: vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
-        tapes: vec![TapeSpec {
+    let c = Campaign::new(
+        vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
+        vec![TapeSpec {
             capacity: 1000 * MB,
             used: 1000 * MB,
         }],
-    };
+    )
+    .unwrap();
     let run = |q: usize| {
         simulate(
             &spec(library(1, q), Strategy::ByDataset(ByDataset {}), 1e5),
@@ -252,10 +255,12 @@ fn dcache_holds_small_tapes_until_they_expire() {
 
 #[test]
 fn dcache_releases_untaped_requests_after_timeout() {
-    let mut c = campaign(1, 3, 7);
-    for f in &mut c.files {
+    let c = campaign(1, 3, 7);
+    let mut files = c.files().to_vec();
+    for f in &mut files {
         f.tapeinfo = false;
     }
+    let c = Campaign::new(files, c.tapes().to_vec()).unwrap();
     let out = simulate(&spec(library(1, 100), dcache(1, None), 590.0), &c).unwrap();
     assert_eq!(out.metrics.files_staged, 0);
     let out = simulate(&spec(library(1, 100), dcache(1, None), 2_000.0), &c).unwrap();
@@ -293,15 +298,14 @@ fn bad_configs_name_the_field() {
     let mut lib = library(1, 10);
     lib.order = "best".into();
     assert_eq!(bad(lib, Strategy::Random(Random {}), &c), "order");
-    let mut unknown = c.clone();
-    unknown.files[0].tape = 9;
-    assert_eq!(
-        bad(library(1, 10), Strategy::Random(Random {}), &unknown),
-        "tape"
-    );
-    let mut past = c.clone();
-    past.files[0].block = 999;
-    past.files[0].size = 2 * MB;
+    let mut files = c.files().to_vec();
+    files[0].tape = 9;
+    let unknown = Campaign::new(files, c.tapes().to_vec()).unwrap_err();
+    assert_eq!(field_of(unknown), "tape");
+    let mut files = c.files().to_vec();
+    files[0].block = 999;
+    files[0].size = 2 * MB;
+    let past = Campaign::new(files, c.tapes().to_vec()).unwrap();
     assert_eq!(
         bad(library(1, 10), Strategy::Random(Random {}), &past),
         "block"
@@ -334,13 +338,14 @@ fn session_fraction_curve_is_floor_to_full_rate_at_80_pct() {
 
 #[test]
 fn session_fraction_times_reads_by_the_sessions_share_of_the_tape() {
-    let c = Campaign {
-        files: vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
-        tapes: vec![TapeSpec {
+    let c = Campaign::new(
+        vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
+        vec![TapeSpec {
             capacity: 1000 * MB,
             used: 1000 * MB,
         }],
-    };
+    )
+    .unwrap();
     let mut lib = library(1, 10);
     lib.read_model = session_fraction();
     let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
@@ -363,13 +368,14 @@ fn arrivals_wait_for_the_next_batch_when_configured() {
     // As requests_for_a_mounted_tape_are_reordered, queue 2: 900 and 100 form
     // the first batch (100 first); 500 arrives while 100 is read and waits
     // for the next batch: 0->100 (10 s), 101->900 (79.9), 901->500 (40.1).
-    let c = Campaign {
-        files: vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
-        tapes: vec![TapeSpec {
+    let c = Campaign::new(
+        vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
+        vec![TapeSpec {
             capacity: 1000 * MB,
             used: 1000 * MB,
         }],
-    };
+    )
+    .unwrap();
     let mut lib = library(1, 2);
     lib.arrivals = Arrivals::NextBatch;
     let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();

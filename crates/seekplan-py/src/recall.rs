@@ -1,12 +1,12 @@
 //! Bindings of the recall simulator: the user's config as JSON and the
-//! campaign as parallel numpy columns in (borrowed, never converted per row), the
-//! outcome as JSON out.
+//! campaign as a core handle built once from numpy columns in, the outcome as
+//! JSON out.
 
 use crate::err;
 use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::library::CampaignColumns;
+use seekplan_core::library::{Campaign, CampaignColumns};
 use seekplan_core::recall::{run, RecallConfig};
 
 /// A RecallConfig from JSON; a serde error names the field's path. The
@@ -38,39 +38,64 @@ fn column<'a, T: Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResul
         .map_err(|e| PyValueError::new_err(format!("campaign column {name}: {e}")))
 }
 
-/// Runs one recall campaign; `config` is a RecallConfig as JSON, files and
-/// tapes are parallel contiguous numpy columns (dtypes uint32, uint32, uint64, uint64,
-/// float64, bool; uint64, uint64). Returns the outcome as JSON.
+/// A recall campaign held by the core: built once from numpy columns and
+/// shared by every run over it, so a sweep does not copy 495,000 file
+/// records per run.
+#[pyclass(frozen)]
+pub(crate) struct RecallCampaign {
+    inner: Campaign,
+}
+
+#[pymethods]
+impl RecallCampaign {
+    /// The campaign from parallel contiguous numpy columns: one entry per
+    /// file in the first six (dtypes uint32, uint32, uint64, uint64, float64,
+    /// bool), one per tape in the last two (uint64, uint64).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        dataset: PyReadonlyArray1<'_, u32>,
+        tape: PyReadonlyArray1<'_, u32>,
+        block: PyReadonlyArray1<'_, u64>,
+        size: PyReadonlyArray1<'_, u64>,
+        arrival_s: PyReadonlyArray1<'_, f64>,
+        tapeinfo: PyReadonlyArray1<'_, bool>,
+        capacity: PyReadonlyArray1<'_, u64>,
+        used: PyReadonlyArray1<'_, u64>,
+    ) -> PyResult<Self> {
+        let columns = CampaignColumns {
+            dataset: column(&dataset, "dataset")?,
+            tape: column(&tape, "tape")?,
+            block: column(&block, "block")?,
+            size: column(&size, "size")?,
+            arrival_s: column(&arrival_s, "arrival_s")?,
+            tapeinfo: column(&tapeinfo, "tapeinfo")?,
+            capacity: column(&capacity, "capacity")?,
+            used: column(&used, "used")?,
+        };
+        let inner = Campaign::from_columns(columns).map_err(err)?;
+        Ok(RecallCampaign { inner })
+    }
+
+    /// Number of requested files.
+    fn __len__(&self) -> usize {
+        self.inner.files().len()
+    }
+}
+
+/// Runs one recall campaign; `config` is a RecallConfig as JSON. Returns the
+/// outcome as JSON.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-fn simulate_recall(
-    py: Python<'_>,
-    config: &str,
-    dataset: PyReadonlyArray1<'_, u32>,
-    tape: PyReadonlyArray1<'_, u32>,
-    block: PyReadonlyArray1<'_, u64>,
-    size: PyReadonlyArray1<'_, u64>,
-    arrival_s: PyReadonlyArray1<'_, f64>,
-    tapeinfo: PyReadonlyArray1<'_, bool>,
-    capacity: PyReadonlyArray1<'_, u64>,
-    used: PyReadonlyArray1<'_, u64>,
-) -> PyResult<String> {
+fn simulate_recall(py: Python<'_>, config: &str, campaign: &RecallCampaign) -> PyResult<String> {
     let cfg = parse(config)?;
-    let columns = CampaignColumns {
-        dataset: column(&dataset, "dataset")?,
-        tape: column(&tape, "tape")?,
-        block: column(&block, "block")?,
-        size: column(&size, "size")?,
-        arrival_s: column(&arrival_s, "arrival_s")?,
-        tapeinfo: column(&tapeinfo, "tapeinfo")?,
-        capacity: column(&capacity, "capacity")?,
-        used: column(&used, "used")?,
-    };
-    let outcome = py.allow_threads(|| run(&cfg, columns)).map_err(err)?;
+    let outcome = py
+        .allow_threads(|| run(&cfg, &campaign.inner))
+        .map_err(err)?;
     serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RecallCampaign>()?;
     m.add_function(wrap_pyfunction!(recall_config, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_recall, m)?)
 }

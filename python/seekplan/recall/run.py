@@ -6,8 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.recall.config import RecallConfig
@@ -29,17 +27,7 @@ def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str
     the core (e.g. a file past its tape's end) come back as SeekplanError."""
     c = campaign if campaign is not None else campaign_for(config)
     try:
-        out = _core.simulate_recall(
-            config.to_json(),
-            np.ascontiguousarray(c.dataset, dtype=np.uint32),
-            np.ascontiguousarray(c.tape, dtype=np.uint32),
-            np.ascontiguousarray(c.block, dtype=np.uint64),
-            np.ascontiguousarray(c.size, dtype=np.uint64),
-            np.ascontiguousarray(c.arrival_s, dtype=np.float64),
-            np.ascontiguousarray(c.tapeinfo, dtype=np.bool_),
-            np.ascontiguousarray(c.capacity, dtype=np.uint64),
-            np.ascontiguousarray(c.used, dtype=np.uint64),
-        )
+        out = _core.simulate_recall(config.to_json(), c.core)
     except ValueError as e:
         raise SeekplanError(f"recall simulation: {e}") from None
     return json.loads(out)

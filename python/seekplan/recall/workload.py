@@ -6,18 +6,22 @@ from __future__ import annotations
 import csv
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
+from seekplan import _core
 from seekplan.errors import SeekplanError
 
 TB = 10**12
 
 
-@dataclass
+@dataclass(frozen=True)
 class Campaign:
-    """Files in request order (parallel columns) and the tapes they are on."""
+    """Files in request order (parallel columns) and the tapes they are on.
+    Frozen, and its columns become read-only once the core holds a copy
+    (`core`), so the copy never goes stale."""
 
     dataset: np.ndarray  # uint32 dataset index per file
     tape: np.ndarray  # uint32 tape index per file
@@ -28,6 +32,26 @@ class Campaign:
     capacity: np.ndarray  # uint64 bytes per tape
     used: np.ndarray  # uint64 bytes written per tape
     tape_names: list[str]
+
+    @cached_property
+    def core(self) -> _core.RecallCampaign:
+        """The campaign in the core, built on first use and shared by every
+        run over it (a sweep copies the columns once, not once per run)."""
+        columns = {
+            "dataset": np.uint32,
+            "tape": np.uint32,
+            "block": np.uint64,
+            "size": np.uint64,
+            "arrival_s": np.float64,
+            "tapeinfo": np.bool_,
+            "capacity": np.uint64,
+            "used": np.uint64,
+        }
+        arrays = [np.ascontiguousarray(getattr(self, k), dtype=t) for k, t in columns.items()]
+        handle = _core.RecallCampaign(*arrays)
+        for k in columns:
+            getattr(self, k).flags.writeable = False
+        return handle
 
     @property
     def files(self) -> int:

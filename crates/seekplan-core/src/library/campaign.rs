@@ -21,6 +21,22 @@ pub struct FileSpec {
     pub tapeinfo: bool,
 }
 
+/// A request as the requester hands it to the tape system: the file and
+/// where it lies, copied from the campaign when the request arrives so that
+/// passing it on touches no other memory (a random read of the campaign per
+/// request was the simulator's hot spot).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Request {
+    /// The file (an index into the campaign's files).
+    pub file: u32,
+    /// Tape holding the file.
+    pub tape: u32,
+    /// First logical block of the file on its tape.
+    pub block: u64,
+    /// Size in bytes.
+    pub size: u64,
+}
+
 /// One cartridge.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TapeSpec {
@@ -31,12 +47,16 @@ pub struct TapeSpec {
 }
 
 /// A recall campaign: files in request order and the tapes they live on.
+/// Built once by [`Campaign::new`], which checks what does not depend on the
+/// library and keeps what every run over it needs (files per tape, the
+/// arrival order), so a sweep pays for that once.
 #[derive(Clone, Debug, Default)]
 pub struct Campaign {
-    /// Requested files, in the order they were requested.
-    pub files: Vec<FileSpec>,
-    /// Tapes, indexed by `FileSpec::tape`.
-    pub tapes: Vec<TapeSpec>,
+    files: Vec<FileSpec>,
+    tapes: Vec<TapeSpec>,
+    files_per_tape: Vec<usize>,
+    /// Files by arrival time, or None when they are listed in that order.
+    arrival_order: Option<Vec<u32>>,
 }
 
 /// A campaign as parallel columns, borrowed from their owner (numpy arrays
@@ -63,6 +83,91 @@ pub struct CampaignColumns<'a> {
 }
 
 impl Campaign {
+    /// The campaign of `files` (in request order) on `tapes`; errors name
+    /// the file or tape that is wrong.
+    pub fn new(files: Vec<FileSpec>, tapes: Vec<TapeSpec>) -> Result<Campaign> {
+        if files.len() > u32::MAX as usize {
+            return Err(Error::invalid("campaign", "more than 2^32 files"));
+        }
+        for (i, t) in tapes.iter().enumerate() {
+            if t.used > t.capacity {
+                return Err(Error::invalid(
+                    "used",
+                    format!("tape {i}: used {} exceeds capacity {}", t.used, t.capacity),
+                ));
+            }
+        }
+        let mut files_per_tape = vec![0usize; tapes.len()];
+        for (i, f) in files.iter().enumerate() {
+            let count = files_per_tape.get_mut(f.tape as usize).ok_or_else(|| {
+                Error::invalid("tape", format!("file {i} is on unknown tape {}", f.tape))
+            })?;
+            *count += 1;
+            if f.size == 0 {
+                return Err(Error::invalid(
+                    "size",
+                    format!("file {i}: must be positive"),
+                ));
+            }
+            if !(f.arrival_s.is_finite() && f.arrival_s >= 0.0) {
+                return Err(Error::invalid(
+                    "arrival",
+                    format!("file {i}: must be a non-negative number of seconds"),
+                ));
+            }
+        }
+        let sorted = files.is_sorted_by(|a, b| a.arrival_s <= b.arrival_s);
+        let arrival_order = (!sorted).then(|| {
+            let mut order: Vec<u32> = (0..files.len() as u32).collect();
+            order.sort_by(|&a, &b| {
+                files[a as usize]
+                    .arrival_s
+                    .total_cmp(&files[b as usize].arrival_s)
+            });
+            order
+        });
+        Ok(Campaign {
+            files,
+            tapes,
+            files_per_tape,
+            arrival_order,
+        })
+    }
+
+    /// Requested files, in the order they were requested.
+    pub fn files(&self) -> &[FileSpec] {
+        &self.files
+    }
+
+    /// Tapes, indexed by `FileSpec::tape`.
+    pub fn tapes(&self) -> &[TapeSpec] {
+        &self.tapes
+    }
+
+    /// Number of requested files on each tape.
+    pub fn files_per_tape(&self) -> &[usize] {
+        &self.files_per_tape
+    }
+
+    /// The `i`-th file to arrive (ties in request order).
+    pub fn nth_arrival(&self, i: usize) -> Option<u32> {
+        match &self.arrival_order {
+            Some(order) => order.get(i).copied(),
+            None => (i < self.files.len()).then_some(i as u32),
+        }
+    }
+
+    /// The request for `file`.
+    pub fn request(&self, file: u32) -> Request {
+        let f = &self.files[file as usize];
+        Request {
+            file,
+            tape: f.tape,
+            block: f.block,
+            size: f.size,
+        }
+    }
+
     /// The campaign the columns describe; columns of different lengths are an error.
     pub fn from_columns(c: CampaignColumns<'_>) -> Result<Campaign> {
         let n = c.dataset.len();
@@ -95,10 +200,11 @@ impl Campaign {
             .zip(c.used)
             .map(|(&capacity, &used)| TapeSpec { capacity, used })
             .collect();
-        Ok(Campaign { files, tapes })
+        Campaign::new(files, tapes)
     }
 
-    /// Checks the campaign against the library and builds one locate model per tape.
+    /// Checks that every file fits on its tape in the library's blocks and
+    /// builds one locate model per tape.
     pub fn models(&self, spec: &LibrarySpec) -> Result<Vec<LinearModel>> {
         let (wind_s, overhead_s) = spec.read_model.locate_figures(spec.rewind_s);
         let models = self
@@ -106,12 +212,6 @@ impl Campaign {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                if t.used > t.capacity {
-                    return Err(Error::invalid(
-                        "used",
-                        format!("tape {i}: used {} exceeds capacity {}", t.used, t.capacity),
-                    ));
-                }
                 LinearModel::new(
                     t.capacity,
                     spec.block_bytes,
@@ -123,32 +223,15 @@ impl Campaign {
             })
             .collect::<Result<Vec<_>>>()?;
         for (i, f) in self.files.iter().enumerate() {
-            let model = models.get(f.tape as usize).ok_or_else(|| {
-                Error::invalid("tape", format!("file {i} is on unknown tape {}", f.tape))
-            })?;
-            if f.size == 0 {
-                return Err(Error::invalid(
-                    "size",
-                    format!("file {i}: must be positive"),
-                ));
-            }
+            let capacity = crate::model::CostModel::capacity(&models[f.tape as usize]);
             let end = f.block.saturating_add(f.size.div_ceil(spec.block_bytes));
-            if end > crate::model::CostModel::capacity(model) {
+            if end > capacity {
                 return Err(Error::invalid(
                     "block",
                     format!(
-                        "file {i} at block {} ({} bytes) runs past the end of tape {} ({} blocks)",
-                        f.block,
-                        f.size,
-                        f.tape,
-                        crate::model::CostModel::capacity(model)
+                        "file {i} at block {} ({} bytes) runs past the end of tape {} ({capacity} blocks)",
+                        f.block, f.size, f.tape
                     ),
-                ));
-            }
-            if !(f.arrival_s.is_finite() && f.arrival_s >= 0.0) {
-                return Err(Error::invalid(
-                    "arrival",
-                    format!("file {i}: must be a non-negative number of seconds"),
                 ));
             }
         }

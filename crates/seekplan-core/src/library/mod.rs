@@ -7,6 +7,6 @@ mod campaign;
 mod spec;
 mod system;
 
-pub use campaign::{Campaign, CampaignColumns, FileSpec, TapeSpec};
+pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
 pub use system::{Completion, LibEvent, MountRecord, TapeSystem};

@@ -9,7 +9,7 @@
 //! for the tape meanwhile are inserted into the batch where they add least
 //! locate time, or wait for the next batch ([`Arrivals`]). How long a read
 //! takes is the [`ReadModel`]'s.
-use super::{Arrivals, Campaign, LibrarySpec, ReadModel};
+use super::{Arrivals, Campaign, LibrarySpec, ReadModel, Request};
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
 use crate::sim::{Calendar, Resource, Time};
@@ -123,6 +123,9 @@ pub struct TapeSystem<'a> {
     in_queue: usize,
     seq: u64,
     wake_pending: bool,
+    /// Drives that are empty or idle (free for another tape), kept by
+    /// `set_phase` so a submission need not look at every drive.
+    free_drives: usize,
     /// Drives that finished a read and choose their next in `resume`.
     choosing: Vec<usize>,
     /// Finished mounts, in the order they ended.
@@ -141,7 +144,7 @@ impl<'a> TapeSystem<'a> {
             campaign,
             models,
             algo,
-            tapes: vec![TapeQueue::default(); campaign.tapes.len()],
+            tapes: vec![TapeQueue::default(); campaign.tapes().len()],
             drives: vec![
                 Drive {
                     phase: Phase::Empty,
@@ -159,6 +162,7 @@ impl<'a> TapeSystem<'a> {
             in_queue: 0,
             seq: 0,
             wake_pending: false,
+            free_drives: spec.drives,
             choosing: Vec::new(),
             mounts: Vec::new(),
             busy_s: 0.0,
@@ -172,13 +176,12 @@ impl<'a> TapeSystem<'a> {
 
     /// Number of drives doing something right now.
     pub fn busy_drives(&self) -> usize {
-        self.drives.iter().filter(|d| is_busy(d.phase)).count()
+        self.drives.len() - self.free_drives
     }
 
-    /// Puts `file` into the tape-system queue (the caller checks `room`).
-    pub fn submit<E: From<LibEvent>>(&mut self, file: u32, cal: &mut Calendar<E>) {
+    /// Puts a request into the tape-system queue (the caller checks `room`).
+    pub fn submit<E: From<LibEvent>>(&mut self, f: Request, cal: &mut Calendar<E>) {
         debug_assert!(self.in_queue < self.spec.queue_size);
-        let f = self.campaign.files[file as usize];
         let t = f.tape as usize;
         // The drive reading a batch of this tape, if any.
         let reading = self.tapes[t].holder.filter(|&d| {
@@ -186,7 +189,7 @@ impl<'a> TapeSystem<'a> {
             drive.mounted == Some(f.tape)
                 && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
         });
-        let stop = self.stop(file, cal.now());
+        let stop = self.stop(f, cal.now());
         let q = &mut self.tapes[t];
         if q.len() == 0 {
             q.oldest = self.seq;
@@ -202,10 +205,7 @@ impl<'a> TapeSystem<'a> {
         }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
-            None => self
-                .drives
-                .iter()
-                .any(|d| matches!(d.phase, Phase::Empty | Phase::Idle)),
+            None => self.free_drives > 0,
         };
         if wake && !self.wake_pending {
             self.wake_pending = true;
@@ -311,7 +311,7 @@ impl<'a> TapeSystem<'a> {
     /// and busy drives stop counting.
     pub fn finish(&mut self, now: Time) {
         for d in &mut self.drives {
-            if is_busy(d.phase) {
+            if !is_free(d.phase) {
                 self.busy_s += now - d.busy_since;
             }
             // A tape counts as mounted from the end of threading to the end
@@ -423,15 +423,14 @@ impl<'a> TapeSystem<'a> {
         Ok(q.plan.pop())
     }
 
-    /// The read of `file`, queued at `now`.
-    fn stop(&self, file: u32, now: Time) -> Stop {
-        let f = self.campaign.files[file as usize];
+    /// The read of request `f`, queued at `now`.
+    fn stop(&self, f: Request, now: Time) -> Stop {
         let read = self.models[f.tape as usize].read(Extent {
             start: Block(f.block),
             bytes: f.size,
         });
         Stop {
-            file,
+            file: f.file,
             start: f.block,
             end: read.end.0,
             size: f.size,
@@ -454,7 +453,7 @@ impl<'a> TapeSystem<'a> {
                 // The session's volume: read since the mount plus queued for
                 // the tape (this file included).
                 let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
-                let fraction = session as f64 / self.campaign.tapes[t as usize].capacity as f64;
+                let fraction = session as f64 / self.campaign.tapes()[t as usize].capacity as f64;
                 stop.size as f64 / (self.spec.rate_bps * self.spec.read_model.efficiency(fraction))
             }
         }
@@ -493,17 +492,24 @@ impl<'a> TapeSystem<'a> {
 
     fn set_phase(&mut self, d: usize, phase: Phase, now: Time) {
         let drive = &mut self.drives[d];
-        match (is_busy(drive.phase), is_busy(phase)) {
-            (false, true) => drive.busy_since = now,
-            (true, false) => self.busy_s += now - drive.busy_since,
+        match (is_free(drive.phase), is_free(phase)) {
+            (true, false) => {
+                drive.busy_since = now;
+                self.free_drives -= 1;
+            }
+            (false, true) => {
+                self.busy_s += now - drive.busy_since;
+                self.free_drives += 1;
+            }
             _ => {}
         }
         drive.phase = phase;
     }
 }
 
-fn is_busy(phase: Phase) -> bool {
-    !matches!(phase, Phase::Empty | Phase::Idle)
+/// A drive that is doing nothing and could take another tape.
+fn is_free(phase: Phase) -> bool {
+    matches!(phase, Phase::Empty | Phase::Idle)
 }
 
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where

@@ -4,7 +4,7 @@
 //! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
 
 use super::{simulate, ByTapes, RecallOutcome, RecallSpec, Strategy};
-use crate::library::{Arrivals, Campaign, CampaignColumns, LibrarySpec, ReadModel};
+use crate::library::{Arrivals, Campaign, LibrarySpec, ReadModel};
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -226,11 +226,10 @@ impl RecallConfig {
     }
 }
 
-/// Runs a user's config on a campaign given as columns: the one entry point
+/// Runs a user's config on a campaign: the one entry point
 /// of the bindings.
-pub fn run(config: &RecallConfig, campaign: CampaignColumns<'_>) -> Result<RecallOutcome> {
-    let spec = config.to_spec()?;
-    simulate(&spec, &Campaign::from_columns(campaign)?)
+pub fn run(config: &RecallConfig, campaign: &Campaign) -> Result<RecallOutcome> {
+    simulate(&config.to_spec()?, campaign)
 }
 
 /// Renames a core library field to the path and unit users write.

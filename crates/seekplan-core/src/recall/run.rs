@@ -54,7 +54,6 @@ impl From<LibEvent> for Ev {
 
 struct Recall<'a> {
     campaign: &'a Campaign,
-    arrival_order: Vec<u32>,
     next_arrival: usize,
     requester: Box<dyn Pending + 'a>,
     library: TapeSystem<'a>,
@@ -99,13 +98,13 @@ impl Model for Recall<'_> {
         match event {
             Ev::Arrivals => {
                 let now = cal.now();
-                while let Some(&f) = self.arrival_order.get(self.next_arrival) {
-                    let at = self.campaign.files[f as usize].arrival_s;
+                while let Some(f) = self.campaign.nth_arrival(self.next_arrival) {
+                    let at = self.campaign.files()[f as usize].arrival_s;
                     if at > now {
                         cal.schedule_at(at, Ev::Arrivals);
                         break;
                     }
-                    self.requester.arrive(f, now);
+                    self.requester.arrive(self.campaign.request(f), now);
                     self.next_arrival += 1;
                 }
                 self.fill(cal);
@@ -159,14 +158,8 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         return Err(Error::invalid("sample_s", "must be positive"));
     }
     let library = TapeSystem::new(&spec.library, campaign)?;
-    let mut arrival_order: Vec<u32> = (0..campaign.files.len() as u32).collect();
-    let arrival = |f: &u32| campaign.files[*f as usize].arrival_s;
-    if !arrival_order.is_sorted_by(|a, b| arrival(a) <= arrival(b)) {
-        arrival_order.sort_by(|a, b| arrival(a).total_cmp(&arrival(b)));
-    }
     let mut model = Recall {
         campaign,
-        arrival_order,
         next_arrival: 0,
         requester: spec
             .strategy
@@ -191,7 +184,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         return Err(e);
     }
     model.library.finish(spec.duration_s);
-    let capacities: Vec<u64> = campaign.tapes.iter().map(|t| t.capacity).collect();
+    let capacities: Vec<u64> = campaign.tapes().iter().map(|t| t.capacity).collect();
     let metrics = Metrics::from_run(
         spec.duration_s,
         model.bytes,
@@ -202,7 +195,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         &capacities,
         model.library.busy_s,
         spec.library.drives,
-        campaign.files.len() as u64,
+        campaign.files().len() as u64,
     );
     Ok(RecallOutcome {
         metrics,

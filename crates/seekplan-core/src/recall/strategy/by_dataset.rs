@@ -2,7 +2,7 @@
 //! experiment requested them).
 
 use super::{Pending, StrategyConfig};
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
@@ -25,14 +25,14 @@ impl StrategyConfig for ByDataset {
     }
 }
 
-struct Fifo(VecDeque<u32>);
+struct Fifo(VecDeque<Request>);
 
 impl Pending for Fifo {
-    fn arrive(&mut self, file: u32, _: Time) {
-        self.0.push_back(file);
+    fn arrive(&mut self, request: Request, _: Time) {
+        self.0.push_back(request);
     }
 
-    fn take(&mut self, _: Time) -> Option<u32> {
+    fn take(&mut self, _: Time) -> Option<Request> {
         self.0.pop_front()
     }
 

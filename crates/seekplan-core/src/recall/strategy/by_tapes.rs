@@ -4,7 +4,7 @@
 
 use super::clusters::Clusters;
 use super::{Pending, StrategyConfig};
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::{Error, Result};
 use rand_chacha::ChaCha8Rng;
@@ -32,7 +32,7 @@ impl StrategyConfig for ByTapes {
         Box::new(ByTapesPending {
             clusters: Clusters::new(campaign, self.tapes),
             first_seen: VecDeque::new(),
-            listed: vec![false; campaign.tapes.len()],
+            listed: vec![false; campaign.tapes().len()],
         })
     }
 }
@@ -47,9 +47,9 @@ struct ByTapesPending<'a> {
 }
 
 impl Pending for ByTapesPending<'_> {
-    fn arrive(&mut self, file: u32, now: Time) {
-        self.clusters.add(file, now);
-        let tape = self.clusters.campaign.files[file as usize].tape;
+    fn arrive(&mut self, request: Request, now: Time) {
+        self.clusters.add(request, now);
+        let tape = request.tape;
         let t = tape as usize;
         if !self.listed[t] && !self.clusters.tapes[t].active {
             self.listed[t] = true;
@@ -57,7 +57,7 @@ impl Pending for ByTapesPending<'_> {
         }
     }
 
-    fn take(&mut self, now: Time) -> Option<u32> {
+    fn take(&mut self, now: Time) -> Option<Request> {
         let (first_seen, listed) = (&mut self.first_seen, &mut self.listed);
         self.clusters.take(now, |c, _| {
             while let Some(t) = first_seen.pop_front() {

@@ -2,16 +2,15 @@
 //! passed on round-robin: the machinery shared by the clustering strategies
 //! (by-tapes and dcache), which differ only in which tape they activate next.
 
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use std::collections::VecDeque;
 
 /// The pending requests of one tape.
 #[derive(Clone, Default)]
 pub(super) struct TapePending {
-    /// Files in arrival order, with their sizes (so taking one does not
-    /// touch the campaign).
-    pub files: VecDeque<(u32, u64)>,
+    /// Requests in arrival order.
+    pub files: VecDeque<Request>,
     /// Arrival time of each file in `files`.
     pub arrivals: VecDeque<Time>,
     /// Bytes pending.
@@ -40,13 +39,10 @@ impl<'a> Clusters<'a> {
     pub fn new(campaign: &'a Campaign, max_active: usize) -> Self {
         // Room for every file of each tape up front: arrivals then never
         // grow a queue (a whole campaign may arrive at time 0).
-        let mut per_tape = vec![0usize; campaign.tapes.len()];
-        for f in &campaign.files {
-            per_tape[f.tape as usize] += 1;
-        }
-        let tapes = per_tape
-            .into_iter()
-            .map(|n| TapePending {
+        let tapes = campaign
+            .files_per_tape()
+            .iter()
+            .map(|&n| TapePending {
                 files: VecDeque::with_capacity(n),
                 arrivals: VecDeque::with_capacity(n),
                 ..TapePending::default()
@@ -63,11 +59,10 @@ impl<'a> Clusters<'a> {
         }
     }
 
-    /// Files `file` under its tape, arrived at `now`.
-    pub fn add(&mut self, file: u32, now: Time) {
-        let f = self.campaign.files[file as usize];
+    /// Files a request under its tape, arrived at `now`.
+    pub fn add(&mut self, f: Request, now: Time) {
         let t = &mut self.tapes[f.tape as usize];
-        t.files.push_back((file, f.size));
+        t.files.push_back(f);
         t.arrivals.push_back(now);
         t.bytes += f.size;
         t.last_arrival = now;
@@ -95,7 +90,7 @@ impl<'a> Clusters<'a> {
         &mut self,
         now: Time,
         mut select: impl FnMut(&Self, Time) -> Option<u32>,
-    ) -> Option<u32> {
+    ) -> Option<Request> {
         while self.active.len() < self.max_active && self.fruitless_at != Some(now) {
             match select(self, now) {
                 Some(t) => {
@@ -111,12 +106,12 @@ impl<'a> Clusters<'a> {
         self.turn %= self.active.len();
         let t = self.active[self.turn] as usize;
         let pending = &mut self.tapes[t];
-        let (file, size) = pending
+        let request = pending
             .files
             .pop_front()
             .expect("active tapes have requests");
         pending.arrivals.pop_front();
-        pending.bytes -= size;
+        pending.bytes -= request.size;
         self.waiting -= 1;
         if pending.files.is_empty() {
             pending.active = false;
@@ -124,6 +119,6 @@ impl<'a> Clusters<'a> {
         } else {
             self.turn += 1;
         }
-        Some(file)
+        Some(request)
     }
 }

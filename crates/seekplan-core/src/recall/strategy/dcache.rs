@@ -3,7 +3,7 @@
 
 use super::clusters::{Clusters, TapePending};
 use super::{Pending, StrategyConfig};
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::{Error, Result};
 use rand_chacha::ChaCha8Rng;
@@ -97,27 +97,27 @@ struct DcachePending<'a> {
     rules: DcacheRules,
     clusters: Clusters<'a>,
     /// Requests without tape information, with their arrival times.
-    untaped: VecDeque<(u32, Time)>,
+    untaped: VecDeque<(Request, Time)>,
 }
 
 impl Pending for DcachePending<'_> {
-    fn arrive(&mut self, file: u32, now: Time) {
-        if !self.clusters.campaign.files[file as usize].tapeinfo {
-            self.untaped.push_back((file, now));
+    fn arrive(&mut self, request: Request, now: Time) {
+        if !self.clusters.campaign.files()[request.file as usize].tapeinfo {
+            self.untaped.push_back((request, now));
             return;
         }
-        self.clusters.add(file, now);
+        self.clusters.add(request, now);
     }
 
-    fn take(&mut self, now: Time) -> Option<u32> {
+    fn take(&mut self, now: Time) -> Option<Request> {
         let rules = &self.rules;
         let timeout = rules
             .tapeinfo_timeout_s
             .unwrap_or(rules.max_time_in_queue_s);
-        if let Some(&(file, at)) = self.untaped.front() {
+        if let Some(&(request, at)) = self.untaped.front() {
             if now - at >= timeout {
                 self.untaped.pop_front();
-                return Some(file);
+                return Some(request);
             }
         }
         self.clusters.take(now, |c, now| select(rules, c, now))
@@ -146,7 +146,7 @@ fn select(rules: &DcacheRules, c: &Clusters, now: Time) -> Option<u32> {
             .filter(|(_, p)| now - p.last_arrival >= rules.min_time_in_queue_s)
     };
     let passes_volume = |t: usize, p: &TapePending| {
-        let tape = c.campaign.tapes[t];
+        let tape = c.campaign.tapes()[t];
         let bytes = p.bytes as f64;
         bytes >= rules.min_tape_recall_pct / 100.0 * tape.capacity as f64
             || bytes >= rules.min_used_pct / 100.0 * tape.used as f64

@@ -18,7 +18,7 @@ pub use by_tapes::ByTapes;
 pub use dcache::DcacheRules;
 pub use random::Random;
 
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
@@ -27,10 +27,10 @@ use serde::{Deserialize, Serialize};
 
 /// Requests known to the requester but not yet passed to the tape system.
 pub trait Pending {
-    /// A request for `file` arrives at `now`.
-    fn arrive(&mut self, file: u32, now: Time);
+    /// A request arrives at `now`.
+    fn arrive(&mut self, request: Request, now: Time);
     /// The next request to pass on at `now`, if the strategy releases one.
-    fn take(&mut self, now: Time) -> Option<u32>;
+    fn take(&mut self, now: Time) -> Option<Request>;
     /// Seconds after which the strategy wants to be asked again although
     /// nothing else happened (time-based rules), or None.
     fn next_wake(&self) -> Option<f64>;

@@ -1,7 +1,7 @@
 //! `random`: a uniformly random waiting request (the paper's benchmark).
 
 use super::{Pending, StrategyConfig};
-use crate::library::Campaign;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
 use rand::Rng;
@@ -28,16 +28,16 @@ impl StrategyConfig for Random {
 }
 
 struct RandomPending {
-    waiting: Vec<u32>,
+    waiting: Vec<Request>,
     rng: ChaCha8Rng,
 }
 
 impl Pending for RandomPending {
-    fn arrive(&mut self, file: u32, _: Time) {
-        self.waiting.push(file);
+    fn arrive(&mut self, request: Request, _: Time) {
+        self.waiting.push(request);
     }
 
-    fn take(&mut self, _: Time) -> Option<u32> {
+    fn take(&mut self, _: Time) -> Option<Request> {
         if self.waiting.is_empty() {
             return None;
         }
