@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.recall import generate_kit, load_campaign, simulate
 from seekplan.recall.config import parse_config
@@ -263,3 +264,21 @@ def test_simulate_recall_replays_a_trace_through_every_strategy(cli, tmp_path):
     bad = _write_trace(tmp_path, ["1,/d/a,T1,zz,10"])
     r = cli("simulate", "recall", cfg, "--trace", bad, "--out", tmp_path / "o2")
     assert r.exit_code == 2 and "line 2" in r.output
+
+
+def test_live_requester_runs_the_simulators_strategy() -> None:
+    """`_core.Requester` (for `seekplan serve`) is the simulator's by-tapes
+    code: one tape's requests leave together, in arrival order."""
+    r = _core.Requester('{"name": "by-tapes", "tapes": 1}', [10**9] * 2, [10**9] * 2)
+    for file, tape in [(0, 0), (1, 1), (2, 0), (3, 1)]:
+        r.arrive(file, tape, file, 100, 0.0)
+    order = []
+    while (nxt := r.take(1.0)) is not None:
+        order.append(nxt[0])
+    assert order == [0, 2, 1, 3]
+    with pytest.raises(ValueError, match="tape"):
+        r.arrive(9, 7, 0, 1, 2.0)
+    with pytest.raises(ValueError, match="now"):
+        r.take(0.5)
+    with pytest.raises(ValueError, match=r"strategy\.tapes"):
+        _core.Requester('{"name": "by-tapes", "tapes": 0}', [1], [1])

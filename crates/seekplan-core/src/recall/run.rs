@@ -1,6 +1,6 @@
 //! One recall run: requester + library on the event engine.
 
-use super::{Metrics, Pending, Series, Strategy};
+use super::{Metrics, Pending, Series, Strategy, Tapes};
 use crate::library::{Campaign, Completion, LibEvent, LibrarySpec, TapeSystem};
 use crate::sim::{self, Calendar, Model};
 use crate::{Error, Result};
@@ -55,7 +55,7 @@ impl From<LibEvent> for Ev {
 struct Recall<'a> {
     campaign: &'a Campaign,
     next_arrival: usize,
-    requester: Box<dyn Pending + 'a>,
+    requester: Box<dyn Pending + Send>,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
@@ -104,7 +104,8 @@ impl Model for Recall<'_> {
                         cal.schedule_at(at, Ev::Arrivals);
                         break;
                     }
-                    self.requester.arrive(self.campaign.request(f), now);
+                    let known = self.campaign.files()[f as usize].tapeinfo;
+                    self.requester.arrive(self.campaign.request(f), known, now);
                     self.next_arrival += 1;
                 }
                 self.fill(cal);
@@ -158,12 +159,16 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         return Err(Error::invalid("sample_s", "must be positive"));
     }
     let library = TapeSystem::new(&spec.library, campaign)?;
+    let tapes = Tapes {
+        specs: campaign.tapes(),
+        expected: Some(campaign.files_per_tape()),
+    };
     let mut model = Recall {
         campaign,
         next_arrival: 0,
         requester: spec
             .strategy
-            .build(campaign, ChaCha8Rng::seed_from_u64(spec.seed)),
+            .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed)),
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
