@@ -320,7 +320,10 @@ def simulate_recall_cmd(
     out: Annotated[Path, typer.Option(help="Directory for results.json and report.html")],
     trace: Annotated[
         Path | None,
-        typer.Option(help="Replay this CSV (time,path,tape,block,size) through every strategy"),
+        typer.Option(
+            help="Replay this trace (CSV or .parquet; time,path,tape,block,size) "
+            "through every strategy"
+        ),
     ] = None,
     tape_capacity: Annotated[
         int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)

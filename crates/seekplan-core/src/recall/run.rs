@@ -62,6 +62,7 @@ struct Recall<'a> {
     done: Vec<Completion>,
     bytes: u64,
     files: u64,
+    last_staged_s: Option<f64>,
     staging_sum_s: f64,
     /// Staging time of every staged file (for its quantiles).
     staging_s: Vec<f64>,
@@ -131,6 +132,9 @@ impl Model for Recall<'_> {
                     return;
                 }
                 let any = !done.is_empty();
+                if any {
+                    self.last_staged_s = Some(cal.now());
+                }
                 for c in done.drain(..) {
                     self.bytes += c.bytes;
                     self.files += 1;
@@ -175,6 +179,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         done: Vec::new(),
         bytes: 0,
         files: 0,
+        last_staged_s: None,
         staging_sum_s: 0.0,
         staging_s: Vec::new(),
         bytes_at_sample: 0,
@@ -194,6 +199,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         spec.duration_s,
         model.bytes,
         model.files,
+        model.last_staged_s,
         model.staging_sum_s,
         &mut model.staging_s,
         &model.library.mounts,
