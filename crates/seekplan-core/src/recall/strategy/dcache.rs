@@ -33,7 +33,8 @@ pub struct DcacheRules {
     /// Requests without tape information are passed on after this many
     /// seconds (None: only when they expire after `max_time_in_queue_s`).
     pub tapeinfo_timeout_s: Option<f64>,
-    /// Seconds between two runs of the scheduler while nothing else happens.
+    /// Seconds between two runs of the scheduler while nothing else happens;
+    /// a run wakes at most ten million times (`duration_h` × 3600 / this).
     pub check_interval_s: f64,
 }
 
@@ -82,6 +83,10 @@ impl StrategyConfig for DcacheRules {
             ));
         }
         Ok(())
+    }
+
+    fn wake_interval_s(&self) -> Option<f64> {
+        Some(self.check_interval_s)
     }
 
     fn build(&self, tapes: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {

@@ -54,6 +54,11 @@ pub trait StrategyConfig {
     fn validate(&self) -> Result<()>;
     /// An empty pending queue for requests on `tapes`, drawing from `rng`.
     fn build(&self, tapes: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send>;
+    /// Seconds between the strategy's own wake-ups while requests wait, for
+    /// strategies with time-based rules (a run's cost grows with their number).
+    fn wake_interval_s(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Declares the registry: one variant per strategy, with its config type.
@@ -91,6 +96,11 @@ impl Strategy {
     /// Checks the strategy's knobs.
     pub fn validate(&self) -> Result<()> {
         self.config().validate()
+    }
+
+    /// Seconds between the strategy's own wake-ups, if it has time-based rules.
+    pub fn wake_interval_s(&self) -> Option<f64> {
+        self.config().wake_interval_s()
     }
 
     /// The strategy's empty pending queue for requests on `tapes`.
