@@ -15,7 +15,15 @@ from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
-from seekplan.io import output_dir, output_file, read_matrix, read_requests, to_json, write_order
+from seekplan.io import (
+    output_dir,
+    output_file,
+    read_matrix,
+    read_requests,
+    read_text,
+    to_json,
+    write_order,
+)
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 
 if TYPE_CHECKING:
@@ -65,10 +73,11 @@ def _position(value: str | None, option: str) -> int | None:
 def _track_starts(path: Path | None) -> list[int] | None:
     if path is None:
         return None
+    text = read_text(path, "track-start JSON")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(text)
         starts = data["track_starts"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, RecursionError) as e:
         raise SeekplanError(f"{path}: expected JSON with a 'track_starts' list ({e})") from e
     if not isinstance(starts, list) or not all(isinstance(b, int) for b in starts):
         raise SeekplanError(f"{path}: 'track_starts' must be a list of block numbers")
