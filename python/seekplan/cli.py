@@ -13,18 +13,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from seekplan.catalog import drive_entry, load_catalog, load_robots
+from seekplan.catalog import drive_entry, load_catalog, load_robots, make_drive
 from seekplan.errors import SeekplanError
-from seekplan.io import (
-    output_dir,
-    output_file,
-    read_matrix,
-    read_requests,
-    read_text,
-    to_json,
-    write_order,
-)
+from seekplan.io import output_dir, output_file, read_matrix, read_text, to_json, write_order
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
+from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
 if TYPE_CHECKING:
     from seekplan.recall.config import RecallConfig
@@ -88,8 +81,19 @@ def _track_starts(path: Path | None) -> list[int] | None:
 @friendly
 def order_cmd(
     requests: Annotated[
-        Path | None, typer.Argument(help="CSV with columns id,block,size (bytes)")
+        Path | None,
+        typer.Argument(
+            help="Requests: CSV or Parquet with columns id,block,size (bytes), or CTA's "
+            "`cta-admin --json tapefile ls` output (see docs/sites.md)"
+        ),
     ] = None,
+    fmt: Annotated[
+        str,
+        typer.Option("--format", help="auto (by file name), csv, parquet or cta-tapefile"),
+    ] = "auto",
+    cta_block_bytes: Annotated[
+        int, typer.Option(help="Bytes per block in CTA's blockId (cta-tapefile)", min=1)
+    ] = CTA_BLOCK_BYTES,
     drive: Annotated[str, typer.Option(help="Catalogued drive (see `seekplan drives`)")] = "mlr1",
     algo: Annotated[
         str, typer.Option(help=f"Ordering algorithm: {', '.join(ALGORITHMS)}")
@@ -100,7 +104,9 @@ def order_cmd(
     end: Annotated[
         str | None, typer.Option(help="Finish here, e.g. 'bot' to rewind before unload")
     ] = None,
-    out: Annotated[Path | None, typer.Option(help="Write the order as CSV here")] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the order here (CSV, or Parquet for *.parquet)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
     matrix: Annotated[
         Path | None, typer.Option(help="Square CSV of locate times instead of a drive model")
@@ -136,6 +142,7 @@ def order_cmd(
         output_file(summary_csv, "--summary")
     tuning = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
+    fseq_s: float | None = None
     end_pos = _position(end, "--end")
     if matrix is not None:
         if requests is not None:
@@ -146,20 +153,31 @@ def order_cmd(
     else:
         if requests is None:
             raise SeekplanError("missing REQUESTS.csv (or --matrix COSTS.csv)")
-        result = order(
-            read_requests(requests),
-            drive=drive,
-            algo=algo,
-            start=start_pos,
-            end=end_pos,
-            track_starts=_layout(track_starts, eowp, drive, devices),
-            devices=devices,
-            cost=cost,
-            **tuning,
+        kind = request_format(requests, fmt)
+        block_bytes = (
+            make_drive(drive, devices=devices).block_bytes if kind == "cta-tapefile" else None
         )
+        batch = read_request_batch(requests, kind, block_bytes, cta_block_bytes)
+        layout = _layout(track_starts, eowp, drive, devices)
+        setup = {
+            "drive": drive,
+            "start": start_pos,
+            "end": end_pos,
+            "track_starts": layout,
+            "devices": devices,
+            "cost": cost,
+        }
+        result = order(batch, algo=algo, **setup, **tuning)
+        if kind == "cta-tapefile":
+            fseq_s = order(batch, algo="fifo", bound=False, **setup).total_s
         if out is not None:
-            write_order(out, result.rows)
+            if out.suffix.lower() in (".parquet", ".pq"):
+                write_parquet(out, result.rows)
+            else:
+                write_order(out, result.rows)
     summary = result.summary()
+    if fseq_s is not None:
+        summary["fseq_order_s"] = fseq_s
     if summary_csv is not None:
         result.write_summary(summary_csv)
     if as_json:
@@ -184,6 +202,14 @@ def order_cmd(
         )
         + (f"; order {summary['order']}" if matrix is not None else "")
     )
+    if fseq_s is not None:
+        saving = 1 - result.total_s / fseq_s if fseq_s > 0 else 0.0
+        console.print(
+            f"fSeq order (CTA's files as written) {fseq_s:.1f} s: {result.algo} saves "
+            f"{100 * saving:.1f} %. Read in this order of fSeq: "
+            + " ".join(str(r["id"]) for r in result.rows[:40])
+            + (" ..." if len(result.rows) > 40 else "")
+        )
 
 
 @app.command("drives")
@@ -337,6 +363,16 @@ def simulate_recall_cmd(
     tape_capacity: Annotated[
         int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)
     ] = 8_500_000_000_000,
+    catalog: Annotated[
+        Path | None,
+        typer.Option(
+            help="dCache's tapefiles (.txt or .json): recall every file it lists, "
+            "through every strategy (needs --tapes)"
+        ),
+    ] = None,
+    tapes: Annotated[
+        Path | None, typer.Option(help="dCache's tapes file (.txt or .json) for --catalog")
+    ] = None,
 ) -> None:
     """Simulate a tape recall campaign: a requester strategy in front of a library."""
     from seekplan.recall import load_config, simulate
@@ -344,8 +380,12 @@ def simulate_recall_cmd(
 
     output_dir(out)
     cfg = load_config(config)
-    if trace is not None:
-        _replay_trace(cfg, trace, tape_capacity, out)
+    if (catalog is None) != (tapes is None):
+        raise SeekplanError("--catalog and --tapes go together (dCache's tapefiles and tapes)")
+    if trace is not None and catalog is not None:
+        raise SeekplanError("give either --trace or --catalog, not both")
+    if trace is not None or catalog is not None:
+        _every_strategy(cfg, trace, catalog, tapes, tape_capacity, out)
         return
     result = simulate(cfg)
     report = write_run(out, cfg.data, result)
@@ -356,15 +396,32 @@ def simulate_recall_cmd(
     )
 
 
-def _replay_trace(cfg: RecallConfig, trace: Path, tape_capacity: int, out: Path) -> None:
+def _every_strategy(
+    cfg: RecallConfig,
+    trace: Path | None,
+    catalog: Path | None,
+    tapes: Path | None,
+    tape_capacity: int,
+    out: Path,
+) -> None:
+    """Runs a site's own campaign (a request trace, or dCache's tape-info
+    files) through every requester strategy."""
     from seekplan.recall import simulate
     from seekplan.recall.report import write_trace_runs
     from seekplan.recall.trace import configs, load_trace
+    from seekplan.sites import dcache_campaign
 
-    campaign = load_trace(trace, tape_capacity, int(cfg.library["block_bytes"]))
+    block_bytes = int(cfg.library["block_bytes"])
+    if trace is not None:
+        campaign = load_trace(trace, tape_capacity, block_bytes)
+        source = str(trace)
+    else:
+        assert catalog is not None and tapes is not None
+        campaign = dcache_campaign(catalog, tapes, block_bytes)
+        source = f"{catalog} on {tapes}"
     runs = {name: simulate(c, campaign) for name, c in configs(cfg).items()}
     summary = {
-        "path": str(trace),
+        "path": source,
         "requests": campaign.files,
         "tapes": len(campaign.capacity),
         "span_h": float(campaign.arrival_s.max()) / 3600,
