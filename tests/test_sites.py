@@ -78,8 +78,10 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ('[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "x", "blockId": "1"}}]', "item 1: tf.fSeq"),
-        ('[{"af": {"size": "0"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]', "item 1: af.size"),
+        ('[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "x", "blockId": "1"}}]',
+         "item 1: tf.fSeq"),
+        ('[{"af": {"size": "0"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]',
+         "item 1: af.size"),
         ('[{"af": {"size": "1"}, "df": {}}]', "item 1: expected objects"),
         ('[1]', "item 1: expected an object"),
         ("[]", "no files"),

@@ -327,7 +327,8 @@ def _shipped() -> tuple[dict[str, DriveEntry], dict[str, RobotEntry]]:
 def _load(
     extra: str | Path | None,
 ) -> tuple[dict[str, DriveEntry], dict[str, RobotEntry]]:
-    drives, robots = (dict(x) for x in _shipped())
+    shipped_drives, shipped_robots = _shipped()
+    drives, robots = dict(shipped_drives), dict(shipped_robots)
     path = extra or os.environ.get("SEEKPLAN_DEVICES")
     if path:
         p = Path(path)

@@ -140,7 +140,7 @@ def order_cmd(
         output_file(out)
     if summary_csv is not None:
         output_file(summary_csv, "--summary")
-    tuning = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
+    tuning: dict[str, Any] = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
     fseq_s: float | None = None
     end_pos = _position(end, "--end")
@@ -159,7 +159,7 @@ def order_cmd(
         )
         batch = read_request_batch(requests, kind, block_bytes, cta_block_bytes)
         layout = _layout(track_starts, eowp, drive, devices)
-        setup = {
+        setup: dict[str, Any] = {
             "drive": drive,
             "start": start_pos,
             "end": end_pos,

@@ -140,7 +140,7 @@ def read_lines(path: str | Path) -> list[str]:
     """A text file's lines with their endings (for csv); unreadable, or a
     line longer than :data:`MAX_LINE_CHARS`, is an error naming the line."""
     p = Path(path)
-    lines = []
+    lines: list[str] = []
     try:
         with p.open(newline="", encoding="utf-8-sig") as f:
             for line in iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""):

@@ -71,7 +71,7 @@ def whole_number(value: Any, what: str, minimum: int = 0) -> int:
     if isinstance(value, numbers.Integral):
         number = int(value)
     elif math.isfinite(value) and float(value).is_integer():
-        number = int(value)
+        number = int(float(value))
     else:
         raise SeekplanError(f"{what}: {value!r} is not a whole number")
     if number < minimum or number > MAX_INT:

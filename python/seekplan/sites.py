@@ -209,8 +209,8 @@ def read_cta_tapefiles(path: str | Path) -> list[CtaFile]:
         where = f"{p} line {n}" if lines is not None else f"{p} item {n}"
         if not isinstance(item, dict):
             raise SeekplanError(f"{where}: expected an object with af, df and tf")
-        af, df, tf = (item.get(k) for k in ("af", "df", "tf"))
-        if not all(isinstance(x, dict) for x in (af, df, tf)):
+        af, df, tf = item.get("af"), item.get("df"), item.get("tf")
+        if not (isinstance(af, dict) and isinstance(df, dict) and isinstance(tf, dict)):
             raise SeekplanError(f"{where}: expected objects 'af', 'df' and 'tf'")
         files.append(
             CtaFile(

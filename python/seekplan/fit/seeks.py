@@ -132,8 +132,10 @@ def fit_seeks(
         return SeekFit("helical", capacity, None, lines, warnings)
     if tracks < 1 or tracks > capacity:
         raise SeekplanError(f"--tracks {tracks}: must be between 1 and the capacity {capacity}")
-    regions, dist = _core.four_region_features(tracks, capacity, froms.tolist(), tos.tolist())
-    regions, dist = np.array(list(regions)), np.asarray(dist)
+    raw_regions, raw_dist = _core.four_region_features(
+        tracks, capacity, froms.tolist(), tos.tolist()
+    )
+    regions, dist = np.array(list(raw_regions)), np.asarray(raw_dist)
     lines = []
     for r in (1, 2, 3, 4):
         sel = regions == r

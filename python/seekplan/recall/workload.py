@@ -47,7 +47,9 @@ class Campaign:
             "capacity": np.uint64,
             "used": np.uint64,
         }
-        arrays = [np.ascontiguousarray(getattr(self, k), dtype=t) for k, t in columns.items()]
+        arrays: list[np.ndarray] = [
+            np.ascontiguousarray(getattr(self, k), dtype=t) for k, t in columns.items()
+        ]
         handle = _core.RecallCampaign(*arrays)
         for k in columns:
             getattr(self, k).flags.writeable = False
@@ -116,7 +118,8 @@ def load_campaign(files: str | Path, tapes: str | Path) -> Campaign:
 def _load(fp: Path, tp: Path) -> Campaign:
     reader, _ = _rows(tp, ("tape", "capacity", "used"))
     names: dict[str, int] = {}
-    capacity, used = [], []
+    capacity: list[int] = []
+    used: list[int] = []
     for row in reader:
         where = f"{tp} line {reader.line_num}"
         name = (row["tape"] or "").strip()
