@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::model::{cta_cost, Block, CostModel, Extent, LtoModel, LtoSpec};
+use seekplan_core::model::{cta_cost, Block, CostModel, CtaModel, Extent, LtoModel, LtoSpec};
 use seekplan_core::order::{run, Algorithm, Head, Problem};
 use seekplan_core::{Error, Moves, Schedule};
 
@@ -102,11 +102,39 @@ fn cta_sltf_decides_from_block_0_whatever_the_head() {
     assert_eq!(s.order[0], first);
 }
 
-#[test]
-fn sltf_with_cached_positions_matches_sltf_on_the_model() {
-    let model = uneven(5);
-    let reqs = requests(&model, 60, 6);
-    let problem = Problem::tape(&model, reqs, Block(777), Some(Block(0))).unwrap();
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// SLTF searches outwards from the head along the tape and stops where
+    /// the model's bound by LPOS distance exceeds the best move found; it
+    /// must pick exactly what timing every request would.
+    #[test]
+    fn sltf_with_cached_positions_matches_sltf_on_the_model(
+        seed in any::<u64>(), n in 1usize..400, start in 0u64..1_000_000_000,
+    ) {
+        let model = uneven(seed);
+        let reqs = requests(&model, n, seed ^ 1);
+        let start = Block(start % model.capacity());
+        let problem = Problem::tape(&model, reqs, start, Some(Block(0))).unwrap();
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+    }
+
+    /// The same under CTA's heuristic, clamped (a judge) and raw (CTA's RAO),
+    /// whose bound by LPOS distance starts below zero.
+    #[test]
+    fn sltf_on_ctas_costs_matches_sltf_over_all_requests(
+        seed in any::<u64>(), n in 1usize..300, raw in any::<bool>(),
+    ) {
+        let lto = uneven(seed);
+        let reqs = requests(&lto, n, seed ^ 2);
+        let model = if raw { CtaModel::ranking(lto).unwrap() } else { CtaModel::new(lto) };
+        let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+    }
+}
+
+/// SLTF timing every remaining request at every step, ties to the lower one.
+fn brute_sltf(problem: &Problem) -> Vec<usize> {
     let mut remaining: Vec<usize> = (0..problem.len()).collect();
     let mut head = Head::Start;
     let mut expected = Vec::new();
@@ -123,7 +151,7 @@ fn sltf_with_cached_positions_matches_sltf_on_the_model() {
         expected.push(j);
         head = Head::After(j);
     }
-    assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, expected);
+    expected
 }
 
 #[test]

@@ -176,3 +176,52 @@ fn scheduling_beats_fifo_by_a_wide_margin_at_moderate_sizes() {
     let star = run(&problem, Algorithm::MpScanStar).unwrap().total_s;
     assert!(star < 0.5 * fifo, "mpscan* {star} fifo {fifo}");
 }
+
+/// SLTF by brute force on the problem's own locate: every remaining request
+/// timed at every step, ties to the lower request.
+fn brute_sltf(problem: &Problem) -> Vec<usize> {
+    use seekplan_core::order::Head;
+    let mut remaining: Vec<usize> = (0..problem.len()).collect();
+    let mut head = Head::Start;
+    let mut order = Vec::new();
+    while !remaining.is_empty() {
+        let k = (0..remaining.len())
+            .min_by(|&a, &b| {
+                let (ja, jb) = (remaining[a], remaining[b]);
+                (problem.locate(head, ja), ja)
+                    .partial_cmp(&(problem.locate(head, jb), jb))
+                    .unwrap()
+            })
+            .unwrap();
+        let j = remaining.swap_remove(k);
+        order.push(j);
+        head = Head::After(j);
+    }
+    order
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// SLTF searches outwards from the head and stops where the model's
+    /// bound by distance along the tape exceeds the best move found: it must
+    /// pick exactly what timing every request would.
+    #[test]
+    fn sltf_near_the_head_is_sltf_over_all_requests(
+        seed in any::<u64>(), n in 1usize..400, start_frac in 0.0f64..1.0,
+        drive in prop::sample::select(vec!["mlr1", "dlt2000"]),
+        clustered in any::<bool>(),
+    ) {
+        let model = common::drive(drive);
+        let start = Block((start_frac * model.capacity() as f64) as u64);
+        let mut reqs = common::uniform(&model, n, seed);
+        if clustered {
+            // Many requests at a few places: ties and equal distances.
+            for (i, r) in reqs.iter_mut().enumerate() {
+                r.start = Block(r.start.0 / 1000 * 1000 + (i % 3) as u64);
+            }
+        }
+        let problem = Problem::tape(&model, reqs, start, None).unwrap();
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+    }
+}

@@ -27,6 +27,16 @@ const STEP_BACK_S: f64 = 11.32;
 /// Seconds per LPOS step travelled.
 const PER_LPOS_S: f64 = 0.0006192;
 
+/// A lower bound of CTA's cost by LPOS distance: every indicator adds
+/// nothing or more except the landing-zone change, which can only lower it
+/// (a floor above the cost only raises it further).
+pub fn along_bound() -> super::AlongBound {
+    super::AlongBound {
+        base: BASE_S + LANDING_ZONE_CHANGE_S,
+        per_along: PER_LPOS_S,
+    }
+}
+
 /// CTA's estimate of the seconds from `from` (end of a file) to `to`.
 pub fn cta_cost(from: WrapPosition, to: WrapPosition) -> f64 {
     let flag = |b: bool| if b { 1.0 } else { 0.0 };

@@ -315,6 +315,16 @@ impl LtoModel {
         }
     }
 
+    /// A lower bound of [`LtoModel::locate_between`] by LPOS distance: the
+    /// tape moves at most at its locate speed (the ramp only slows it), or
+    /// reads on at the read speed; every other term is non-negative.
+    pub fn along_bound(&self) -> super::AlongBound {
+        super::AlongBound {
+            base: 0.0,
+            per_along: self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
+        }
+    }
+
     /// Seconds to locate between two positions (see the module doc).
     #[inline]
     pub fn locate_between(&self, from: WrapPosition, to: WrapPosition) -> f64 {

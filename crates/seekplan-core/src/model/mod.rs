@@ -24,7 +24,7 @@ pub use helical::{HelicalModel, HelicalSpec, LinearSeek};
 pub use linear::LinearModel;
 pub use lto::{LtoModel, LtoSpec, WrapPosition};
 pub use matrix::{CostMatrix, CsvMatrixReader};
-pub use position::{LocatePos, Pos, PosCosts, PosJob};
+pub use position::{AlongBound, LocatePos, Pos, PosCosts, PosJob};
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 pub use short_seek::{crossover_blocks, ReadThrough};
 

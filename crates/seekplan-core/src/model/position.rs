@@ -22,11 +22,39 @@ pub struct Pos {
     pub side: u8,
 }
 
+/// A lower bound on a model's locate time by longitudinal distance alone:
+/// no move between positions `delta` apart along the medium takes less than
+/// `base + per_along * delta` seconds. Schedulers use it to stop searching
+/// once every position further away must cost more than one already found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AlongBound {
+    /// Seconds every move takes at least (may be negative).
+    pub base: f64,
+    /// Seconds per unit of `along` at least.
+    pub per_along: f64,
+}
+
+impl AlongBound {
+    /// The bound for positions `delta` apart, shaved by a relative 1e-9 so
+    /// that rounding in a model's own sum never puts a cost below it.
+    #[inline]
+    pub fn at(&self, delta: f64) -> f64 {
+        let b = self.base + self.per_along * delta;
+        b - b.abs() * 1e-9
+    }
+}
+
 /// Times a move between two positions of one model (the extension point
 /// for models without an inlined kernel in [`PosCosts`]).
 pub trait LocatePos: Sync {
     /// Seconds to locate from `from` to `to`.
     fn locate_pos(&self, from: Pos, to: Pos) -> f64;
+
+    /// A lower bound of [`LocatePos::locate_pos`] by distance along the
+    /// medium, if the model has one (faster SLTF on large batches).
+    fn along_bound(&self) -> Option<AlongBound> {
+        None
+    }
 }
 
 /// How a model times a move between two of its positions. The kernels of
@@ -65,6 +93,15 @@ impl PosCosts<'_> {
             PosCosts::Lto(lto) => job.run(|a, b| lto.locate_between(a.into(), b.into())),
             PosCosts::Cta { floor } => job.run(move |a, b| cta_cost(a.into(), b.into()).max(floor)),
             PosCosts::Other(m) => job.run(|a, b| m.locate_pos(a, b)),
+        }
+    }
+
+    /// A lower bound of [`PosCosts::locate`] by distance along the medium.
+    pub fn along_bound(&self) -> Option<AlongBound> {
+        match self {
+            PosCosts::Lto(lto) => Some(lto.along_bound()),
+            PosCosts::Cta { .. } => Some(super::cta::along_bound()),
+            PosCosts::Other(m) => m.along_bound(),
         }
     }
 

@@ -4,7 +4,7 @@
 //! target unless it streams forward on the same track.
 
 use super::geometry::{classify, Direction, Physical, SeekClass};
-use super::{Block, CostModel, Extent, LocatePos, Pos, PosCosts, Read};
+use super::{AlongBound, Block, CostModel, Extent, LocatePos, Pos, PosCosts, Read};
 use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
 use rand::Rng;
@@ -316,6 +316,18 @@ impl LocatePos for SerpentineModel {
             lpos: p.along,
         };
         self.locate_physical(physical(from), physical(to))
+    }
+
+    /// Every locate covers at least the longitudinal distance, each part of
+    /// it at the traverse rate or at the key-point read rate.
+    fn along_bound(&self) -> Option<AlongBound> {
+        Some(AlongBound {
+            base: 0.0,
+            per_along: self
+                .spec
+                .traverse_s
+                .min(self.track_read_s / self.spec.keypoint_read_factor),
+        })
     }
 }
 

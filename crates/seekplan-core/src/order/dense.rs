@@ -5,7 +5,7 @@
 //! a move on demand, which is as fast as a lookup and needs no O(n²) memory.
 
 use super::{Head, Problem};
-use crate::model::{Block, Pos, PosCosts, PosJob};
+use crate::model::{AlongBound, Block, Pos, PosCosts, PosJob};
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
 /// 8 MB; beyond it, models with cached positions are timed on demand.
@@ -118,6 +118,15 @@ impl<'p> Dense<'p> {
     pub(crate) fn cached_positions(&self) -> Option<(&[Pos], &[Pos])> {
         match &self.source {
             Source::Positions(p) => Some((&p.from, &p.to)),
+            _ => None,
+        }
+    }
+
+    /// The model's lower bound of a move by distance along the medium, when
+    /// costs are timed on demand from cached positions.
+    pub(crate) fn along_bound(&self) -> Option<AlongBound> {
+        match &self.source {
+            Source::Positions(p) => p.costs.along_bound(),
             _ => None,
         }
     }
