@@ -11,6 +11,7 @@ import pytest
 
 from seekplan.catalog import load_catalog, measured_drive
 from seekplan.fit import find_track_starts, fit_seeks
+from seekplan.fit.turns import score_track_starts
 from seekplan.fit.virtual import BlockTiming, random_layout, read_log, seek_log, write_log
 
 MLR1_CAP = 396_728  # 13 GB / 32 KB
@@ -76,6 +77,64 @@ def test_noisy_and_truncated_write_logs_warn(layout):
     clean = BlockTiming(32768 / 1.5e6, 1.0)
     fit = find_track_starts(*write_log(layout, MLR1_CAP, clean, 8, upto=100_000), capacity=MLR1_CAP)
     assert any("truncated" in w for w in fit.warnings)
+
+
+MLR1_BLOCK_S = 32768 / 1.5e6
+
+#: disturbed write logs: (timing, rate of dropped-row runs per row)
+FAMILIES = {
+    # buffer flushes of 0.1-0.4 s, ten times as often as in the issue's log
+    "spikes": (BlockTiming(MLR1_BLOCK_S, 1.0, spike_rate=1e-3), 0.0),
+    "rare-spikes": (BlockTiming(MLR1_BLOCK_S, 1.0, spike_rate=1e-4), 0.0),
+    # ~400 runs of 1-5 lost rows; the next row's time covers them
+    "drops": (BlockTiming(MLR1_BLOCK_S, 1.0), 1e-3),
+    # block time swinging +-50 % over 30,000 blocks
+    "drift": (BlockTiming(MLR1_BLOCK_S, 1.0, drift=0.5), 0.0),
+    "all": (BlockTiming(MLR1_BLOCK_S, 1.0, spike_rate=1e-3, drift=0.5), 1e-3),
+}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_write_turn_is_robust_to_spikes_drops_and_drift(family, seed):
+    timing, drop_rate = FAMILIES[family]
+    truth = random_layout(72, MLR1_CAP, 0.05, seed)
+    blocks, secs = write_log(truth, MLR1_CAP, timing, 100 + seed, drop_rate=drop_rate)
+    for tracks in (None, 72):
+        fit = find_track_starts(blocks, secs, tracks=tracks)
+        score = score_track_starts(fit.track_starts, truth)
+        assert score.recall == 1.0, (family, tracks, score)
+        assert score.precision >= 0.97, (family, tracks, score)
+        # a turn inside lost rows lands on the next logged row: <= 5 blocks late
+        assert score.max_offset is not None and score.max_offset <= 5
+
+
+def test_read_turn_is_robust_to_spikes_and_drift(layout):
+    timing = BlockTiming(MLR1_BLOCK_S, 1.0, spike_rate=1e-3, drift=0.5)
+    blocks, secs = read_log(layout, MLR1_CAP, 72, 600, timing, 11)
+    fit = find_track_starts(blocks, secs, read=True, capacity=MLR1_CAP)
+    assert fit.track_starts == layout
+
+
+def test_turn_sized_stalls_are_mostly_left_out_and_reported(layout):
+    """Retries as long as 0.5-2 turns: one near a true turn is as good a
+    turn as the true one (a known limit, docs/fit.md), the rest are left
+    out and counted in a warning."""
+    timing = BlockTiming(MLR1_BLOCK_S, 1.0, hiccup_rate=2e-4)
+    fit = find_track_starts(*write_log(layout, MLR1_CAP, timing, 12))
+    score = score_track_starts(fit.track_starts, layout)
+    assert score.precision >= 0.9 and score.recall >= 0.9, score
+    assert any("not taken as turns" in w for w in fit.warnings)
+
+
+def test_score_counts_hits_within_tolerance_one_to_one():
+    truth = [0, 100, 200, 300, 400]
+    # 103 hits 100; 197 and 202 both near 200: one hit, one spurious; 400 missed
+    score = score_track_starts([0, 103, 197, 202, 300, 350], truth, tolerance=5)
+    assert (score.hits, score.found, score.true) == (3, 5, 4)
+    assert score.precision == pytest.approx(0.6) and score.recall == pytest.approx(0.75)
+    assert score.max_offset == 3
+    assert score_track_starts([0], truth).recall == 0.0
 
 
 def _write(path: Path, header: str, rows) -> Path:
