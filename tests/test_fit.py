@@ -200,3 +200,20 @@ def test_cli_warns_on_a_truncated_write_log(tmp_path, cli, layout):
     r = cli("fit", "track-starts", log, "--capacity", MLR1_CAP)
     assert r.exit_code == 0
     assert "warning:" in r.output and "truncated" in r.output
+
+
+def test_cli_track_starts_scores_against_a_known_geometry(tmp_path, cli, layout):
+    timing = BlockTiming(MLR1_BLOCK_S, 1.0, spike_rate=1e-3)
+    blocks, secs = write_log(layout, MLR1_CAP, timing, 13, drop_rate=1e-3)
+    log = _write(tmp_path / "w.csv", "block,seconds", zip(blocks, np.round(secs, 6), strict=True))
+    truth = tmp_path / "truth.json"
+    truth.write_text(json.dumps({"track_starts": layout, "capacity": MLR1_CAP}))
+    r = cli("fit", "track-starts", log, "--truth", truth, "--json")
+    assert r.exit_code == 0, r.output
+    score = json.loads(r.stdout)["score"]
+    assert score["recall"] == 1.0 and score["precision"] >= 0.97 and score["true"] == 71
+    r = cli("fit", "track-starts", log, "--truth", truth)
+    assert r.exit_code == 0 and "precision" in r.output and "recall 1.000" in r.output
+    truth.write_text('{"starts": []}')
+    r = cli("fit", "track-starts", log, "--truth", truth)
+    assert r.exit_code == 2 and "track_starts" in r.output and "truth.json" in r.output
