@@ -217,3 +217,22 @@ def test_cli_track_starts_scores_against_a_known_geometry(tmp_path, cli, layout)
     truth.write_text('{"starts": []}')
     r = cli("fit", "track-starts", log, "--truth", truth)
     assert r.exit_code == 2 and "track_starts" in r.output and "truth.json" in r.output
+
+
+def test_plain_and_careful_block_log_readers_agree():
+    from seekplan.errors import SeekplanError
+    from seekplan.fit.logs import parse_block_log
+
+    plain = ["\ufeffblock,seconds\n", "0,0.5\n", "\n", "3,1e-2\n"]
+    careful = ["seconds,block\n", '0.5,"0"\n', "0.01,3\n"]  # other order, quoted: csv reader
+    for lines in (plain, careful):
+        blocks, secs = parse_block_log(lines)
+        assert blocks.tolist() == [0, 3] and secs.tolist() == [0.5, 0.01]
+        assert blocks.dtype == np.int64
+    for row, message in [
+        ("# note", "not an integer"),
+        ("5,inf", "not finite"),
+        ("-1,0.1", "negative"),
+    ]:
+        with pytest.raises(SeekplanError, match=message):
+            parse_block_log(["block,seconds\n", "0,0.1\n", row + "\n"])
