@@ -19,7 +19,9 @@ docs/fit.md) is a change-point selection in which a turn must persist:
    typical turn's, at most 1, less ``TURN_FLOOR``) minus
    ``LENGTH_WEIGHT`` * ((length - L) / L)² for every track they delimit.
    An isolated spike, a retry or a dropped row mid-track would split a
-   track into two short ones and is left out, whatever its size.
+   track into two short ones and is left out, whatever its size. The
+   typical turn and L start from first guesses and are re-taken from the
+   turns chosen until they settle.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ MIN_TRACK = 0.5
 #: any event earns (at most 1 - TURN_FLOOR)
 LENGTH_WEIGHT = 4.0
 #: rounds of re-estimating the typical turn from the turns chosen (it
-#: settles in two on every synthetic family; see docs/fit.md)
+#: settles in one or two on every synthetic family; see docs/fit.md)
 REFINE_ROUNDS = 4
 #: quantiles of the gaps between turn-sized events tried as the typical
 #: track length when the number of tracks is not given
