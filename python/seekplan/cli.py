@@ -552,24 +552,34 @@ def fit_track_starts_cmd(
     out: Annotated[
         Path | None, typer.Option(help="Write the geometry JSON (for `order --track-starts`)")
     ] = None,
+    truth: Annotated[
+        Path | None,
+        typer.Option(help="Known geometry JSON: also print precision and recall of the starts"),
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help='Print {"track_starts": [...]} only')
+        bool,
+        typer.Option("--json", help='Print {"track_starts": [...]} only (with "score" if --truth)'),
     ] = False,
 ) -> None:
     """Find where each track starts from per-block write (or read) times."""
-    from seekplan.fit import find_track_starts, read_block_log
+    from seekplan.fit import find_track_starts, read_block_log, score_track_starts
     from seekplan.io import write_json
 
     if tracks is not None and tracks < 1:
         raise SeekplanError(f"--tracks {tracks}: must be positive")
     if out is not None:
         output_file(out)
+    known = _track_starts(truth)
     result = find_track_starts(*read_block_log(log), read=read, tracks=tracks, capacity=capacity)
     _warn(result.warnings)
     if out is not None:
         write_json(out, result.geometry())
+    score = None if known is None else score_track_starts(result.track_starts, known)
     if as_json:
-        sys.stdout.write(to_json({"track_starts": result.track_starts}) + "\n")
+        doc: dict[str, object] = {"track_starts": result.track_starts}
+        if score is not None:
+            doc["score"] = score.to_dict()
+        sys.stdout.write(to_json(doc) + "\n")
         return
     method = "Read-Turn" if read else "Write-Turn"
     console.print(
@@ -577,6 +587,12 @@ def fit_track_starts_cmd(
         f"starts {result.track_starts[:8]}{' ...' if len(result.track_starts) > 8 else ''}"
         + (f"; geometry written to {out}" if out else "")
     )
+    if score is not None:
+        console.print(
+            f"against {truth}: precision {score.precision:.3f}, recall {score.recall:.3f} "
+            f"({score.hits} of {score.true} true turns within {score.tolerance} blocks, "
+            f"{score.found} found; block 0 not counted)"
+        )
 
 
 # ---- ltfs ---------------------------------------------------------------

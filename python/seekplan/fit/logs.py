@@ -63,12 +63,43 @@ def parse_seek_log(
     return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), a[:, 2]
 
 
+def _plain_block_log(lines: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The usual form of a block log (header ``block,seconds``, two plain
+    numbers a row, valid values) read by numpy's C parser: a whole tape's
+    400,000 rows in ~0.1 s, not ~1 s. None for anything else, which the
+    careful reader then parses or rejects with line and column."""
+    if len(lines) < 2:
+        return None
+    header = [h.strip() for h in lines[0].removeprefix("\ufeff").split(",")]
+    if header != list(BLOCK_COLUMNS):
+        return None
+    try:
+        a = np.loadtxt(
+            lines[1:],
+            delimiter=",",
+            dtype=[("block", np.int64), ("seconds", np.float64)],
+            comments=None,
+            ndmin=1,
+        )
+    except (ValueError, OverflowError, TypeError):
+        return None
+    blocks, seconds = a["block"], a["seconds"]
+    if blocks.size == 0 or blocks.min() < 0 or not np.all(np.isfinite(seconds) & (seconds >= 0)):
+        return None
+    return blocks, seconds
+
+
 def parse_block_log(
     lines: Iterable[str], origin: str = "block log"
 ) -> tuple[np.ndarray, np.ndarray]:
     """(blocks, seconds) of a write or read log; blocks strictly increasing."""
-    a = np.array(_rows(lines, origin, BLOCK_COLUMNS))
-    blocks = a[:, 0].astype(np.int64)
+    text = list(lines)
+    plain = _plain_block_log(text)
+    if plain is not None:
+        blocks, seconds = plain
+    else:
+        a = np.array(_rows(text, origin, BLOCK_COLUMNS))
+        blocks, seconds = a[:, 0].astype(np.int64), a[:, 1]
     bad = np.nonzero(np.diff(blocks) <= 0)[0]
     if bad.size:
         i = int(bad[0]) + 1
@@ -76,7 +107,7 @@ def parse_block_log(
             f"{origin} line {i + 2}: blocks must be strictly increasing "
             f"(block {blocks[i]} after {blocks[i - 1]}); sort the log by block"
         )
-    return blocks, a[:, 1]
+    return blocks, seconds
 
 
 def read_seek_log(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
