@@ -28,11 +28,13 @@ const STEP_BACK_S: f64 = 11.32;
 const PER_LPOS_S: f64 = 0.0006192;
 
 /// A lower bound of CTA's cost by LPOS distance: every indicator adds
-/// nothing or more except the landing-zone change, which can only lower it
-/// (a floor above the cost only raises it further).
+/// nothing or more except the landing-zone change (positions whose `side`,
+/// the half of the tape, differs), which can only lower it; a floor above
+/// the cost only raises it further.
 pub fn along_bound() -> super::AlongBound {
     super::AlongBound {
-        base: BASE_S + LANDING_ZONE_CHANGE_S,
+        base: BASE_S,
+        other_side_base: BASE_S + LANDING_ZONE_CHANGE_S,
         per_along: PER_LPOS_S,
     }
 }

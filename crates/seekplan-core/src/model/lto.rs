@@ -319,10 +319,10 @@ impl LtoModel {
     /// tape moves at most at its locate speed (the ramp only slows it), or
     /// reads on at the read speed; every other term is non-negative.
     pub fn along_bound(&self) -> super::AlongBound {
-        super::AlongBound {
-            base: 0.0,
-            per_along: self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
-        }
+        super::AlongBound::uniform(
+            0.0,
+            self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
+        )
     }
 
     /// Seconds to locate between two positions (see the module doc).

@@ -24,22 +24,41 @@ pub struct Pos {
 
 /// A lower bound on a model's locate time by longitudinal distance alone:
 /// no move between positions `delta` apart along the medium takes less than
-/// `base + per_along * delta` seconds. Schedulers use it to stop searching
-/// once every position further away must cost more than one already found.
+/// `base + per_along * delta` seconds, or `other_side_base + per_along *
+/// delta` when the two positions differ in `Pos::side`. Schedulers use it to
+/// stop searching once every position further away must cost more than one
+/// already found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlongBound {
-    /// Seconds every move takes at least (may be negative).
+    /// Seconds every move within one side takes at least (may be negative).
     pub base: f64,
+    /// The same for a move between sides (at most `base`).
+    pub other_side_base: f64,
     /// Seconds per unit of `along` at least.
     pub per_along: f64,
 }
 
 impl AlongBound {
-    /// The bound for positions `delta` apart, shaved by a relative 1e-9 so
-    /// that rounding in a model's own sum never puts a cost below it.
+    /// A bound that does not depend on sides.
+    pub fn uniform(base: f64, per_along: f64) -> Self {
+        AlongBound {
+            base,
+            other_side_base: base,
+            per_along,
+        }
+    }
+
+    /// The bound for positions `delta` apart (between sides or not), shaved
+    /// by a relative 1e-9 so that rounding in a model's own sum never puts a
+    /// cost below it.
     #[inline]
-    pub fn at(&self, delta: f64) -> f64 {
-        let b = self.base + self.per_along * delta;
+    pub fn at(&self, delta: f64, other_side: bool) -> f64 {
+        let base = if other_side {
+            self.other_side_base
+        } else {
+            self.base
+        };
+        let b = base + self.per_along * delta;
         b - b.abs() * 1e-9
     }
 }

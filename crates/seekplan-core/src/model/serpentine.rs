@@ -321,13 +321,12 @@ impl LocatePos for SerpentineModel {
     /// Every locate covers at least the longitudinal distance, each part of
     /// it at the traverse rate or at the key-point read rate.
     fn along_bound(&self) -> Option<AlongBound> {
-        Some(AlongBound {
-            base: 0.0,
-            per_along: self
-                .spec
+        Some(AlongBound::uniform(
+            0.0,
+            self.spec
                 .traverse_s
                 .min(self.track_read_s / self.spec.keypoint_read_factor),
-        })
+        ))
     }
 }
 

@@ -1,9 +1,11 @@
 //! `best`: seekplan's strongest ordering. Small batches are solved exactly;
 //! larger ones start from the strongest constructive heuristics (PATCH,
 //! LOSS, SLTF, MPScan*, CTA-SLTF), the two cheapest are improved by Or-opt
-//! and the better of those by iterated local search; the cheapest of these and of every other algorithm's schedule
-//! is returned, so `best` is never worse than any of them on the same input
-//! (except LOSS on large batches timed on demand: see `LOSS_LIMIT`).
+//! and the better of those by iterated local search; the cheapest of these
+//! and of every other algorithm's schedule is returned, so `best` is never
+//! worse than any of them on the same input (except what is skipped on large
+//! batches: LOSS, MPScan and MPScan*, see `LOSS_LIMIT`, `MPSCAN_LIMIT`
+//! and `MPSCAN_STAR_LIMIT`).
 
 use super::dense::Dense;
 use super::local_search::{reversal_free, Neighbours};
@@ -22,6 +24,17 @@ use crate::{Moves, Result, Schedule};
 /// (where it is the strongest seed: 40 % cheaper than SLTF + ILS at 10,000
 /// random nodes), LOSS always runs.
 const LOSS_LIMIT: usize = 1_000;
+
+/// Largest batch MPScan runs on inside `best` (as a candidate and as
+/// MPScan*'s start): each step looks at every remaining request, O(n²),
+/// 1.4 s at 20,000 MLR1 requests and ~50 s at 100,000 LTO-9 ones.
+const MPSCAN_LIMIT: usize = 20_000;
+
+/// Largest batch MPScan* seeds: each of its passes tries every request at
+/// every place of the order, O(n²) moves (93 % of `best`'s time at 100,000
+/// LTO-9 requests, minutes); Or-opt and Or-3opt, which look only at each
+/// request's neighbours, do its work on larger batches.
+const MPSCAN_STAR_LIMIT: usize = 10_000;
 
 /// BEST in the registry.
 pub(crate) struct Best;
@@ -45,7 +58,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
-    let mpscan_scans = geometric.then(|| mpscan::plan(problem));
+    let mpscan_scans = (geometric && n <= MPSCAN_LIMIT).then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
         candidates.push((opt::plan(problem)?, Moves::Locate));
         if let Ok(order) = cta_sltf::plan(problem) {
@@ -57,7 +70,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
         if n <= LOSS_LIMIT || d.is_stored() || problem.is_matrix() {
             seeds.push(loss::plan_with(&d));
         }
-        if let Some(scans) = &mpscan_scans {
+        if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
             seeds.push(mpscan_star::improve(scans.clone(), &d));
         }
         if let Ok(order) = cta_sltf::plan(problem) {

@@ -37,20 +37,45 @@ fn by_scan(d: &Dense) -> Vec<usize> {
 }
 
 /// SLTF that walks outwards from the head along the medium, left and right
-/// by increasing distance, and stops once the model's bound for the next
-/// distance exceeds the cheapest move found (`from`: the head after each
-/// node, `to`: each request's start).
-fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], bound: AlongBound) -> Vec<usize> {
+/// by increasing distance, and stops once the model's bound for every
+/// request further out exceeds the cheapest move found (`from`: the head
+/// after each node, `to`: each request's start).
+fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Vec<usize> {
     let n = d.len();
-    let starts: Vec<f64> = to.iter().map(|p| p.along).collect();
     let mut sorted: Vec<usize> = (0..n).collect();
-    sorted.sort_by(|&a, &b| starts[a].total_cmp(&starts[b]).then(a.cmp(&b)));
-    let keys: Vec<f64> = sorted.iter().map(|&j| starts[j]).collect();
+    sorted.sort_by(|&a, &b| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b)));
+    let keys: Vec<f64> = sorted.iter().map(|&j| to[j].along).collect();
+    let sides: Vec<u8> = sorted.iter().map(|&j| to[j].side).collect();
+    // Sides ordered along the medium (LTO's halves of the tape) let the
+    // bound tell moves within a side from moves between sides; otherwise
+    // every move is bounded as if between sides.
+    let two_halves = sides.windows(2).all(|w| w[0] <= w[1]) && sides.last() <= Some(&1);
+    if !two_halves {
+        bound.base = bound.base.min(bound.other_side_base);
+    }
+    // First place of side 1 (the far half): the sides' boundary.
+    let boundary = sides.partition_point(|&s| s == 0);
     let mut live = Live::new(n);
     let mut order = Vec::with_capacity(n);
     let mut head = d.depot();
     for _ in 0..n {
-        let at = from[head].along;
+        let (at, head_side) = (from[head].along, from[head].side);
+        // The bound of the request at place `k` (`delta` away), and where
+        // on this side the other half of the tape begins with its bound:
+        // a request beyond k can only beat this one's bound over there.
+        let bounds = |k: usize, delta: f64, rightwards: bool| {
+            let own = bound.at(delta, two_halves && sides[k] != head_side);
+            let other = match (two_halves, head_side, rightwards) {
+                (true, 0, true) if boundary < n && k < boundary => {
+                    Some((boundary, bound.at(keys[boundary] - at, true)))
+                }
+                (true, 1, false) if boundary > 0 && k >= boundary => {
+                    Some((boundary - 1, bound.at(at - keys[boundary - 1], true)))
+                }
+                _ => None,
+            };
+            (own, other)
+        };
         let split = keys.partition_point(|&k| k < at);
         let mut left = live.before(split);
         let mut right = live.from(split);
@@ -64,8 +89,19 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], bound: AlongBound) -> Vec<us
                 (Some(l), None) => (left.unwrap(), l, true),
                 (None, None) => break,
             };
-            if best.is_some_and(|(c, _, _)| bound.at(delta) > c) {
-                break;
+            if let Some((c, _, _)) = best {
+                let (own, other) = bounds(k, delta, !go_left);
+                if own > c {
+                    // Nothing more on this half of this side can win: jump
+                    // to the other half if it might, else close the side.
+                    let jump = other.filter(|&(_, b)| b <= c).map(|(place, _)| place);
+                    if go_left {
+                        left = jump.and_then(|p| live.before(p + 1));
+                    } else {
+                        right = jump.and_then(|p| live.from(p));
+                    }
+                    continue;
+                }
             }
             let j = sorted[k];
             let c = d.cost(head, j);
