@@ -225,16 +225,24 @@ pub(crate) fn or_opt(
             if let Some((delta, a)) = best {
                 gain_total -= delta;
                 let b = tour[(pos[a] + 1) % nodes];
-                let segment: Vec<usize> = tour.drain(i..i + run).collect();
-                let at = if pos[a] < i { pos[a] } else { pos[a] - run } + 1;
-                for &w in segment.iter().chain([prev, next, a, b].iter()) {
+                for w in tour[i..i + run].iter().copied().chain([prev, next, a, b]) {
                     if !queued[w] && w != d.depot() {
                         queued[w] = true;
                         queue.push_back(w);
                     }
                 }
-                tour.splice(at..at, segment);
-                reindex(&tour, &mut pos, i.min(at)..(i + run).max(at + run));
+                // Move the run to just after `a` by rotating only the stretch
+                // between them: O(distance), not O(n) as a remove and insert.
+                let span = if pos[a] < i {
+                    let span = pos[a] + 1..i + run;
+                    tour[span.clone()].rotate_right(run);
+                    span
+                } else {
+                    let span = i..pos[a] + 1;
+                    tour[span.clone()].rotate_left(run);
+                    span
+                };
+                reindex(&tour, &mut pos, span);
                 moved = focus.is_none();
                 break;
             }
