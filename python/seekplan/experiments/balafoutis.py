@@ -394,7 +394,7 @@ def reproduce(
         raw[name] = run_study(_study(fig, runs, rounds, lambdas), workers, label=name)
     fig3_pts = [(k, w, fig3_samples) for w in FIG3_WIDTHS for k in FIG3_K]
     fig3_vals = run_points(_fig3_point, fig3_pts, label="fig3", workers=workers)
-    fig3 = {str(w): {} for w in FIG3_WIDTHS}
+    fig3: dict[str, dict[str, Any]] = {str(w): {} for w in FIG3_WIDTHS}
     for (k, w, _), v in zip(fig3_pts, fig3_vals, strict=True):
         fig3[str(w)][str(k)] = v
 

@@ -229,12 +229,12 @@ def _claims(figs: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         # saturate anything cannot make them hold.
         if fid == "fig6":
             holds = (
-                min(geo, key=geo.get) == "vertical"
+                min(geo, key=lambda p: geo[p]) == "vertical"
                 and sus["vertical"] > sus["parallel"] >= sus["rait"]
             )
         else:
             holds = (
-                min(geo, key=geo.get) == best
+                min(geo, key=lambda p: geo[p]) == best
                 and sus[best] >= max(sus.values())
                 and sus["vertical"] < sus[best]
             )

@@ -172,7 +172,7 @@ def _ampex_cycle(
     rng = np.random.default_rng(seed)
     cap = drive.capacity
     arms = _core.robot_draws(arm, 2 * n, seed)
-    totals = {True: [], False: []}
+    totals: dict[bool, list[float]] = {True: [], False: []}
     for rewind in (True, False):
         rest = 0.0
         for k in range(n):

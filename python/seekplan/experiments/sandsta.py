@@ -60,7 +60,7 @@ QUICK_LISTS = {
 
 # Table 1 of the paper: average access time per request (s) with MPScan*
 # (MLR1, DLT2000) and LOSS (DLT4000, from Hillyer & Silberschatz).
-TABLE1 = {
+TABLE1: dict[str, dict[int, float]] = {
     "mlr1": {1: 63.2, 2: 43.9, 4: 29.0, 16: 12.1, 64: 7.6, 256: 6.5, 1024: 5.4},
     "dlt2000": {1: 66.8, 2: 51.7, 4: 40.2, 16: 29.0, 64: 24.8, 256: 21.7, 1024: 11.0},
     "dlt4000": {1: 95, 2: 72, 4: 54, 16: 38, 64: 31, 256: 24, 1024: 13},
@@ -234,8 +234,8 @@ def _claims(
         )
     )
 
-    t1 = table1_ours
-    slower = [n for n in TABLE1["dlt2000"] if n > 1 and t1["dlt2000"][n] <= t1["mlr1"][n]]
+    tab = table1_ours
+    slower = [n for n in TABLE1["dlt2000"] if n > 1 and tab["dlt2000"][n] <= tab["mlr1"][n]]
     out.append(
         claim(
             "dlt2000-similar-but-worse",
@@ -243,14 +243,14 @@ def _claims(
             "(fewer key points).",
             not slower,
             ", ".join(
-                f"{n}: {t1['dlt2000'][n]:.1f} vs {t1['mlr1'][n]:.1f} s"
+                f"{n}: {tab['dlt2000'][n]:.1f} vs {tab['mlr1'][n]:.1f} s"
                 for n in TABLE1["dlt2000"]
                 if n > 1
             )
             + " (DLT2000 vs MLR1 per request); holds if the DLT2000 is slower at every size > 1",
         )
     )
-    dlt4000_slower = [n for n in TABLE1["dlt4000"] if t1["dlt4000"][n] > t1["mlr1"][n]]
+    dlt4000_slower = [n for n in TABLE1["dlt4000"] if tab["dlt4000"][n] > tab["mlr1"][n]]
     out.append(
         claim(
             "mlr1-beats-dlt4000",
@@ -258,8 +258,8 @@ def _claims(
             "much better than the DLT4000 (13 key points, slower between them).",
             len(dlt4000_slower) == len(TABLE1["dlt4000"]),
             f"DLT4000 (LOSS) slower than MLR1 (MPScan*) at {len(dlt4000_slower)} of "
-            f"{len(TABLE1['dlt4000'])} sizes; at 256: {t1['dlt4000'][256]:.1f} vs "
-            f"{t1['mlr1'][256]:.1f} s",
+            f"{len(TABLE1['dlt4000'])} sizes; at 256: {tab['dlt4000'][256]:.1f} vs "
+            f"{tab['mlr1'][256]:.1f} s",
         )
     )
 
