@@ -116,3 +116,25 @@ def test_a_seek_fit_with_r2_nan_is_an_error(cli, tmp_path: Path) -> None:
     r = cli("fit", "seeks", log, "--json")
     assert r.exit_code == 2
     assert "R² nan" in r.output and "NaN" not in r.output
+
+
+def test_endless_inputs_are_refused_before_they_fill_memory(cli, tmp_path):
+    """/dev/zero as a request CSV, a config or a track-start file: a line or
+    a file past the documented cap is an error naming it, exit 2."""
+    ok = tmp_path / "ok.csv"
+    ok.write_text("id,block,size\na,1,100\n")
+    for args in (
+        ("order", "/dev/zero", "--drive", "mlr1"),
+        ("order", ok, "--drive", "mlr1", "--track-starts", "/dev/zero"),
+        ("simulate", "recall", "/dev/zero", "--out", tmp_path / "o"),
+    ):
+        r = cli(*args)
+        assert r.exit_code == 2, r.output
+        assert "/dev/zero" in r.output and ("longer than" in r.output or "larger than" in r.output)
+
+
+def test_a_seed_too_big_for_the_core_is_an_error_not_an_overflow(cli, tmp_path):
+    ok = tmp_path / "ok.csv"
+    ok.write_text("id,block,size\na,1,100\nb,9,5\n")
+    r = cli("order", ok, "--drive", "lto9", "--seed", str(10**30))
+    assert r.exit_code == 2 and "seed:" in r.output, r.output

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.recall import generate_kit, load_campaign, simulate
 from seekplan.recall.config import parse_config
@@ -225,6 +226,8 @@ def test_trace_is_a_campaign_in_arrival_order(tmp_path):
         ("1,/d/a,T1,0,0", "line 2: column 'size'"),
         ("1,/d/a,T1,999999,10", "line 2: block 999999"),
         ("1,,T1,0,10", "line 2: columns 'tape' and 'path'"),
+        ("yesterday,/d/a,T1,0,10", "line 2: column 'time': 'yesterday' is neither"),
+        ("1,/d/a,T1,1.5,10", "line 2: column 'block'"),
     ],
 )
 def test_bad_traces_name_the_line(tmp_path, row, words):
@@ -232,6 +235,46 @@ def test_bad_traces_name_the_line(tmp_path, row, words):
 
     with pytest.raises(SeekplanError, match=words):
         load_trace(_write_trace(tmp_path, [row]), 10**6, 10)
+
+
+def test_parquet_and_timestamped_traces_read_like_the_csv(tmp_path):
+    """A Parquet trace (seconds or timestamp times) gives the same campaign
+    as the CSV; its bad rows are named by row number."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from seekplan.recall.trace import load_trace
+
+    rows = ["50,/d1/a,T1,0,1000", "10,/d2/b,T2,5,1000", "30,/d1/c,T1,9,1000"]
+    want = load_trace(_write_trace(tmp_path, rows), 10**9, 1000)
+    cols = {
+        "time": [50.0, 10.0, 30.0],
+        "path": ["/d1/a", "/d2/b", "/d1/c"],
+        "tape": ["T1", "T2", "T1"],
+        "block": [0, 5, 9],
+        "size": [1000, 1000, 1000],
+    }
+    pq.write_table(pa.table(cols), tmp_path / "t.parquet")
+    stamped = {**cols, "time": pa.array([s * 10**6 for s in (50, 10, 30)], pa.timestamp("us"))}
+    pq.write_table(pa.table(stamped), tmp_path / "ts.parquet")
+    iso = ["1970-01-01T00:00:50,/d1/a,T1,0,1000", "1970-01-01T00:00:10Z,/d2/b,T2,5,1000",
+           "1970-01-01T00:00:30+00:00,/d1/c,T1,9,1000"]
+    for got in (
+        load_trace(tmp_path / "t.parquet", 10**9, 1000),
+        load_trace(tmp_path / "ts.parquet", 10**9, 1000),
+        load_trace(_write_trace(tmp_path, iso), 10**9, 1000),
+    ):
+        for k in ("arrival_s", "block", "tape", "dataset", "size"):
+            assert getattr(got, k).tolist() == getattr(want, k).tolist(), k
+    pq.write_table(pa.table({**cols, "block": [0, -1, 9]}), tmp_path / "bad.parquet")
+    with pytest.raises(SeekplanError, match="row 2: column 'block'"):
+        load_trace(tmp_path / "bad.parquet", 10**9, 1000)
+    pq.write_table(pa.table({k: v for k, v in cols.items() if k != "size"}), tmp_path / "m.parquet")
+    with pytest.raises(SeekplanError, match="missing column"):
+        load_trace(tmp_path / "m.parquet", 10**9, 1000)
+    (tmp_path / "junk.parquet").write_bytes(b"not parquet")
+    with pytest.raises(SeekplanError, match="cannot read trace"):
+        load_trace(tmp_path / "junk.parquet", 10**9, 1000)
 
 
 def test_trace_strategies_cover_the_core_registry():
@@ -263,3 +306,21 @@ def test_simulate_recall_replays_a_trace_through_every_strategy(cli, tmp_path):
     bad = _write_trace(tmp_path, ["1,/d/a,T1,zz,10"])
     r = cli("simulate", "recall", cfg, "--trace", bad, "--out", tmp_path / "o2")
     assert r.exit_code == 2 and "line 2" in r.output
+
+
+def test_live_requester_runs_the_simulators_strategy() -> None:
+    """`_core.Requester` (for `seekplan serve`) is the simulator's by-tapes
+    code: one tape's requests leave together, in arrival order."""
+    r = _core.Requester('{"name": "by-tapes", "tapes": 1}', [10**9] * 2, [10**9] * 2)
+    for file, tape in [(0, 0), (1, 1), (2, 0), (3, 1)]:
+        r.arrive(file, tape, file, 100, 0.0)
+    order = []
+    while (nxt := r.take(1.0)) is not None:
+        order.append(nxt[0])
+    assert order == [0, 2, 1, 3]
+    with pytest.raises(ValueError, match="tape"):
+        r.arrive(9, 7, 0, 1, 2.0)
+    with pytest.raises(ValueError, match="now"):
+        r.take(0.5)
+    with pytest.raises(ValueError, match=r"strategy\.tapes"):
+        _core.Requester('{"name": "by-tapes", "tapes": 0}', [1], [1])

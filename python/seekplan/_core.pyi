@@ -37,6 +37,24 @@ class RecallCampaign:
     ) -> None: ...
     def __len__(self) -> int: ...
 
+class Requester:
+    """A live requester: one of the recall strategies, fed request by request."""
+
+    def __init__(
+        self, strategy: str, capacity: list[int], used: list[int], seed: int = 0
+    ) -> None: ...
+    def arrive(
+        self,
+        file: int,
+        tape: int,
+        block: int,
+        size: int,
+        now: float,
+        tape_known: bool = True,
+    ) -> None: ...
+    def take(self, now: float) -> tuple[int, int, int, int] | None: ...
+    def next_wake(self) -> float | None: ...
+
 class MatrixReader:
     """A CSV cost matrix parsed from chunks fed in order."""
 

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
+from seekplan.io import read_text
 
 
 class SerpentineParams(BaseModel):
@@ -332,7 +333,7 @@ def _load(
         p = Path(path)
         if not p.is_file():
             raise SeekplanError(f"device file {p} does not exist")
-        d, r = _parse_all(p.read_text(), str(p))
+        d, r = _parse_all(read_text(p, "device file"), str(p))
         drives.update(d)
         robots.update(r)
     return drives, robots

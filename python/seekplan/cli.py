@@ -15,7 +15,15 @@ from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots
 from seekplan.errors import SeekplanError
-from seekplan.io import output_dir, output_file, read_matrix, read_requests, to_json, write_order
+from seekplan.io import (
+    output_dir,
+    output_file,
+    read_matrix,
+    read_requests,
+    read_text,
+    to_json,
+    write_order,
+)
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 
 if TYPE_CHECKING:
@@ -65,10 +73,11 @@ def _position(value: str | None, option: str) -> int | None:
 def _track_starts(path: Path | None) -> list[int] | None:
     if path is None:
         return None
+    text = read_text(path, "track-start JSON")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(text)
         starts = data["track_starts"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, RecursionError) as e:
         raise SeekplanError(f"{path}: expected JSON with a 'track_starts' list ({e})") from e
     if not isinstance(starts, list) or not all(isinstance(b, int) for b in starts):
         raise SeekplanError(f"{path}: 'track_starts' must be a list of block numbers")
@@ -320,7 +329,10 @@ def simulate_recall_cmd(
     out: Annotated[Path, typer.Option(help="Directory for results.json and report.html")],
     trace: Annotated[
         Path | None,
-        typer.Option(help="Replay this CSV (time,path,tape,block,size) through every strategy"),
+        typer.Option(
+            help="Replay this trace (CSV or .parquet; time,path,tape,block,size) "
+            "through every strategy"
+        ),
     ] = None,
     tape_capacity: Annotated[
         int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)

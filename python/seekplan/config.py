@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from seekplan.errors import SeekplanError
+from seekplan.io import read_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -68,10 +69,9 @@ def load_yaml(path: str | Path) -> Any:
     """The parsed content of a YAML file; unreadable files, bad YAML and
     documents that expand past :data:`MAX_CONFIG_VALUES` values are errors."""
     p = Path(path)
+    text = read_text(p, "config")
     try:
-        data = yaml.safe_load(p.read_text())
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"{p}: cannot read ({e})") from None
+        data = yaml.safe_load(text)
     except yaml.YAMLError as e:
         raise SeekplanError(f"{p}: not valid YAML ({e})") from None
     except RecursionError:

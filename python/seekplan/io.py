@@ -98,14 +98,47 @@ def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
     return requests
 
 
+# Longest line a CSV input may have: a request or log row is tens of bytes, so
+# a longer one is not a CSV (e.g. /dev/zero) and is refused before it fills memory.
+MAX_LINE_CHARS = 1 << 20
+
+# Largest whole-file text input (configs, JSON, device files): far above any
+# real one, far below what would exhaust memory.
+MAX_TEXT_CHARS = 64 << 20
+
+
 def read_lines(path: str | Path) -> list[str]:
-    """A text file's lines with their endings (for csv); unreadable is an error."""
+    """A text file's lines with their endings (for csv); unreadable, or a
+    line longer than :data:`MAX_LINE_CHARS`, is an error naming the line."""
     p = Path(path)
+    lines = []
     try:
         with p.open(newline="", encoding="utf-8-sig") as f:
-            return f.readlines()
+            for line in iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""):
+                if len(line) > MAX_LINE_CHARS:
+                    raise SeekplanError(
+                        f"{p} line {len(lines) + 1}: longer than {MAX_LINE_CHARS:,} characters "
+                        "(not a CSV file?)"
+                    )
+                lines.append(line)
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
+    return lines
+
+
+def read_text(path: str | Path, what: str = "file") -> str:
+    """A whole text file of at most :data:`MAX_TEXT_CHARS` characters;
+    unreadable or larger is an error naming the file (OSError and
+    UnicodeDecodeError become SeekplanError)."""
+    p = Path(path)
+    try:
+        with p.open(encoding="utf-8") as f:
+            text = f.read(MAX_TEXT_CHARS + 1)
+    except (OSError, UnicodeDecodeError) as e:
+        raise SeekplanError(f"{p}: cannot read the {what} ({e})") from e
+    if len(text) > MAX_TEXT_CHARS:
+        raise SeekplanError(f"{p}: larger than {MAX_TEXT_CHARS:,} characters; not a {what}")
+    return text
 
 
 def read_requests(path: str | Path) -> list[Request]:

@@ -112,9 +112,7 @@ def _options(
     if iterations is not None:
         out["iterations"] = whole_number(iterations, "iterations")
     if seed is not None:
-        if seed < 0:
-            raise SeekplanError(f"seed must be >= 0, got {seed}")
-        out["seed"] = seed
+        out["seed"] = whole_number(seed, "seed")
     if time_limit is not None and not time_limit > 0:
         raise SeekplanError(f"time limit must be positive seconds, got {time_limit}")
     return out

@@ -6,28 +6,29 @@ use crate::err;
 use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::library::{Campaign, CampaignColumns};
-use seekplan_core::recall::{run, RecallConfig};
+use seekplan_core::library::{Campaign, CampaignColumns, Request, TapeSpec};
+use seekplan_core::recall::{run, LiveRequester, RecallConfig, Strategy};
+use std::sync::Mutex;
 
-/// A RecallConfig from JSON; a serde error names the field's path. The
+/// A value from JSON; an error names the field's path under `prefix`. The
 /// position serde_json appends is in the JSON Python made, not in the user's
 /// YAML, so it is dropped.
-fn parse(config: &str) -> PyResult<RecallConfig> {
-    let de = &mut serde_json::Deserializer::from_str(config);
+fn parse<T: serde::de::DeserializeOwned>(json: &str, prefix: &str) -> PyResult<T> {
+    let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
         let message = e.into_inner().to_string();
         let message = message
             .rsplit_once(" at line ")
             .map_or(&*message, |(m, _)| m);
-        PyValueError::new_err(format!("{path}: {message}"))
+        PyValueError::new_err(format!("{prefix}{path}: {message}"))
     })
 }
 
 /// The config with every default filled in, after the core's checks, as JSON.
 #[pyfunction]
 fn recall_config(config: &str) -> PyResult<String> {
-    let cfg = parse(config)?;
+    let cfg: RecallConfig = parse(config, "")?;
     cfg.to_spec().map_err(err)?;
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -87,15 +88,92 @@ impl RecallCampaign {
 /// outcome as JSON.
 #[pyfunction]
 fn simulate_recall(py: Python<'_>, config: &str, campaign: &RecallCampaign) -> PyResult<String> {
-    let cfg = parse(config)?;
+    let cfg: RecallConfig = parse(config, "")?;
     let outcome = py
         .allow_threads(|| run(&cfg, &campaign.inner))
         .map_err(err)?;
     serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// A live requester for a staging service: one of the recall simulator's
+/// strategies (the same code the simulations run) holding requests as they
+/// arrive and releasing them in the order the strategy chooses.
+#[pyclass]
+pub(crate) struct Requester {
+    /// Behind a lock because Python objects may be shared between threads.
+    inner: Mutex<LiveRequester>,
+}
+
+#[pymethods]
+impl Requester {
+    /// A requester running `strategy` (a JSON object as under `strategy:` in
+    /// a recall config) for tapes of the given capacities and bytes used.
+    #[new]
+    #[pyo3(signature = (strategy, capacity, used, seed=0))]
+    fn new(strategy: &str, capacity: Vec<u64>, used: Vec<u64>, seed: u64) -> PyResult<Self> {
+        let strategy: Strategy = parse(strategy, "strategy.")?;
+        if capacity.len() != used.len() {
+            return Err(PyValueError::new_err("capacity and used differ in length"));
+        }
+        let tapes: Vec<TapeSpec> = capacity
+            .iter()
+            .zip(&used)
+            .map(|(&capacity, &used)| TapeSpec { capacity, used })
+            .collect();
+        let inner = LiveRequester::new(&strategy, &tapes, seed).map_err(err)?;
+        Ok(Requester {
+            inner: Mutex::new(inner),
+        })
+    }
+
+    /// A request for `file` (the caller's id) at `block` of `tape` (an index
+    /// into the tapes), `size` bytes, arrives at `now` seconds (never
+    /// earlier than a previous call's `now`).
+    #[pyo3(signature = (file, tape, block, size, now, tape_known=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn arrive(
+        &self,
+        file: u32,
+        tape: u32,
+        block: u64,
+        size: u64,
+        now: f64,
+        tape_known: bool,
+    ) -> PyResult<()> {
+        let request = Request {
+            file,
+            tape,
+            block,
+            size,
+        };
+        self.lock().arrive(request, tape_known, now).map_err(err)
+    }
+
+    /// The next request to pass on at `now` as (file, tape, block, size), or
+    /// None if the strategy holds everything back for now.
+    fn take(&self, now: f64) -> PyResult<Option<(u32, u32, u64, u64)>> {
+        let next = self.lock().take(now).map_err(err)?;
+        Ok(next.map(|r| (r.file, r.tape, r.block, r.size)))
+    }
+
+    /// Seconds after which the strategy wants to be asked again although
+    /// nothing arrived (time-based rules), or None.
+    fn next_wake(&self) -> Option<f64> {
+        self.lock().next_wake()
+    }
+}
+
+impl Requester {
+    /// The requester. A poisoned lock means a core panic already surfaced as
+    /// a Python exception; the requester is used as that call left it.
+    fn lock(&self) -> std::sync::MutexGuard<'_, LiveRequester> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RecallCampaign>()?;
+    m.add_class::<Requester>()?;
     m.add_function(wrap_pyfunction!(recall_config, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_recall, m)?)
 }

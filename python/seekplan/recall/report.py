@@ -46,10 +46,13 @@ def write_run(out_dir: Path, config: dict[str, Any], result: dict[str, Any]) -> 
     rep = Report("Tape recall simulation", out_dir)
     rep.heading("Metrics")
     rep.table([{"metric": label, "value": result["metrics"][k]} for k, label in METRICS.items()])
+    m = result["metrics"]
+    last = m["last_staged_s"]
     rep.text(
-        f"{result['metrics']['files_staged']:,} of {result['metrics']['files_requested']:,} "
-        f"files staged in {result['metrics']['duration_s'] / 3600:.1f} virtual hours; "
-        f"{result['events']:,} events."
+        f"{m['files_staged']:,} of {m['files_requested']:,} files staged in "
+        f"{m['duration_s'] / 3600:.1f} virtual hours"
+        + (f", the last at {last / 3600:.1f} h" if last is not None else "")
+        + f"; {result['events']:,} events."
     )
     rep.heading("Throughput and busy drives over time")
     rep.figure(series_figure({"run": result}), "series", "sampled every interval")
@@ -91,12 +94,14 @@ def write_trace_runs(
     rows = []
     for name, r in runs.items():
         m = r["metrics"]
+        last = m["last_staged_s"]
         rows.append(
             {
                 "strategy": name,
                 "throughput (MB/s)": m["throughput_mb_s"],
                 "mounts (distinct)": f"{m['mounts']} ({m['distinct_mounts']})",
                 "files staged": m["files_staged"],
+                "last staged (h)": None if last is None else last / 3600,
                 "staging mean (min)": m["staging_min"],
                 "median": m["staging_p50_min"],
                 "p90": m["staging_p90_min"],

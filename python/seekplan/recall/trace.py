@@ -1,11 +1,13 @@
-"""Replaying a site's own recall trace (issue 12 item 4): a CSV of requests
-``time,path,tape,block,size`` becomes a campaign whose arrivals are the
-trace's, run through every requester strategy."""
+"""Replaying a site's own recall trace (issue 12 item 4): a CSV or Parquet
+file of requests ``time,path,tape,block,size`` becomes a campaign whose
+arrivals are the trace's, run through every requester strategy."""
 
 from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -29,40 +31,97 @@ def strategies(drives: int) -> dict[str, dict[str, Any]]:
     }
 
 
-def _number(value: str, column: str, where: str, integer: bool) -> float:
-    text = (value or "").strip()
-    try:
-        x = int(text) if integer else float(text)
-    except ValueError:
-        kind = "an integer" if integer else "a number"
-        raise SeekplanError(f"{where}: column {column!r}: {text!r} is not {kind}") from None
+def _number(value: Any, column: str, where: str, integer: bool) -> float:
+    """A non-negative number from a CSV string or a Parquet value."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if integer and not float(value).is_integer():
+            raise SeekplanError(f"{where}: column {column!r}: {value!r} is not an integer")
+        x = int(value) if integer else float(value)
+    else:
+        text = str(value if value is not None else "").strip()
+        try:
+            x = int(text) if integer else float(text)
+        except ValueError:
+            kind = "an integer" if integer else "a number"
+            raise SeekplanError(f"{where}: column {column!r}: {text!r} is not {kind}") from None
     if not math.isfinite(x) or x < 0:
-        raise SeekplanError(f"{where}: column {column!r}: must be >= 0, got {text!r}")
+        raise SeekplanError(f"{where}: column {column!r}: must be >= 0, got {value!r}")
     return x
 
 
+def _seconds(value: Any, where: str) -> float:
+    """A request time: seconds (any origin), or a timestamp (ISO 8601 text,
+    or a Parquet timestamp), taken as seconds since the epoch."""
+    if isinstance(value, datetime):
+        return _as_utc(value).timestamp()
+    if isinstance(value, str):
+        try:
+            return _number(value, "time", where, integer=False)
+        except SeekplanError:
+            try:
+                return _as_utc(datetime.fromisoformat(value.strip())).timestamp()
+            except ValueError:
+                pass
+            raise SeekplanError(
+                f"{where}: column 'time': {value.strip()!r} is neither seconds nor an "
+                "ISO 8601 timestamp"
+            ) from None
+    return _number(value, "time", where, integer=False)
+
+
+def _as_utc(t: datetime) -> datetime:
+    """Naive timestamps are read as UTC (traces rarely say otherwise)."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
 def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campaign:
-    """A campaign from a trace CSV, in arrival order. A file's dataset is its
-    directory; tapes get `tape_capacity` bytes, all used. Errors name the
-    line and column."""
+    """A campaign from a trace (CSV, or Parquet when the name ends in
+    .parquet), in arrival order. A file's dataset is its directory; tapes
+    get `tape_capacity` bytes, all used. Errors name the line (CSV) or row
+    (Parquet) and the column."""
     p = Path(path)
+    if p.suffix.lower() in (".parquet", ".pq"):
+        return _read(p, _parquet_rows(p), tape_capacity, block_bytes)
     try:
         with p.open(newline="") as f:
-            return _read(p, csv.DictReader(f), tape_capacity, block_bytes)
+            reader = csv.DictReader(f)
+            rows = ((f"{p} line {reader.line_num}", row) for row in reader)
+            _check_columns(p, reader.fieldnames)
+            return _read(p, rows, tape_capacity, block_bytes)
     except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise SeekplanError(f"cannot read trace: {e}") from e
 
 
-def _read(p: Path, reader: csv.DictReader[str], capacity: int, block_bytes: int) -> Campaign:
-    missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+def _check_columns(p: Path, names: Sequence[str] | None) -> None:
+    missing = [c for c in COLUMNS if c not in (names or [])]
     if missing:
         raise SeekplanError(f"{p}: missing column(s) {', '.join(missing)}")
+
+
+def _parquet_rows(p: Path) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The rows of a Parquet trace, each with where it is (row 1 first)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(p)
+    except (OSError, pa.ArrowException) as e:
+        raise SeekplanError(f"cannot read trace {p}: {e}") from e
+    _check_columns(p, table.column_names)
+    for batch in table.select(list(COLUMNS)).to_batches():
+        for row in batch.to_pylist():
+            yield "", row
+
+
+def _read(
+    p: Path, rows: Iterable[tuple[str, dict[str, Any]]], capacity: int, block_bytes: int
+) -> Campaign:
     tapes: dict[str, int] = {}
     datasets: dict[str, int] = {}
     cols: dict[str, list[float]] = {k: [] for k in ("t", "ds", "tape", "block", "size")}
-    for row in reader:
-        where = f"{p} line {reader.line_num}"
-        t = _number(row["time"], "time", where, integer=False)
+    for n, (where, row) in enumerate(rows, start=1):
+        where = where or f"{p} row {n}"
+        t = _seconds(row["time"], where)
         block = int(_number(row["block"], "block", where, integer=True))
         size = int(_number(row["size"], "size", where, integer=True))
         if size == 0:
@@ -72,8 +131,8 @@ def _read(p: Path, reader: csv.DictReader[str], capacity: int, block_bytes: int)
                 f"{where}: block {block} + {size} bytes runs past the tape's capacity "
                 f"({capacity} bytes; see --tape-capacity)"
             )
-        tape = (row["tape"] or "").strip()
-        path = (row["path"] or "").strip()
+        tape = str(row["tape"] if row["tape"] is not None else "").strip()
+        path = str(row["path"] if row["path"] is not None else "").strip()
         if not tape or not path:
             raise SeekplanError(f"{where}: columns 'tape' and 'path' must not be empty")
         cols["t"].append(t)

@@ -9,6 +9,18 @@ use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Most drives a library may have (the largest libraries sold hold a few
+/// hundred; beyond this a typo costs gigabytes of drive state).
+pub const MAX_DRIVES: usize = 10_000;
+
+/// Most time-series samples a run may record (`duration_h` / `sample_s`):
+/// a million samples is 24 MB of series, more than any plot shows.
+pub const MAX_SAMPLES: f64 = 1e6;
+
+/// Most wake-ups a time-based strategy may cause (`duration_h` / its check
+/// interval): ten million is a few seconds of CPU.
+pub const MAX_WAKES: f64 = 1e7;
+
 /// Robot arms moving cartridges between slots and drives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -37,7 +49,7 @@ impl Default for RobotConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct LibraryConfig {
-    /// Number of tape drives (KIT: 12, §4.2).
+    /// Number of tape drives (KIT: 12, §4.2); at most 10,000.
     pub drives: usize,
     /// Drive read rate in MB/s (T10000D nominal, uncompressed: 252, §4.2).
     pub rate_mb_s: f64,
@@ -171,7 +183,8 @@ pub struct RecallConfig {
     pub workload: Workload,
     /// Virtual duration of each run in hours (paper: 60, §4.2).
     pub duration_h: f64,
-    /// Interval of the time series in seconds.
+    /// Interval of the time series in seconds; a run records at most a
+    /// million samples (`duration_h` × 3600 / `sample_s`).
     pub sample_s: f64,
     /// Seed of the run's random draws.
     pub seed: u64,
@@ -211,6 +224,7 @@ impl RecallConfig {
                 ));
             }
         }
+        self.check_cost()?;
         let library = self.library.to_spec();
         library
             .validate()
@@ -223,6 +237,45 @@ impl RecallConfig {
             sample_s: self.sample_s,
             seed: self.seed,
         })
+    }
+}
+
+impl RecallConfig {
+    /// Refuses runs whose size the config alone makes unreasonable, saying
+    /// which field to change.
+    fn check_cost(&self) -> Result<()> {
+        if self.library.drives > MAX_DRIVES {
+            return Err(Error::invalid(
+                "library.drives",
+                format!("at most {MAX_DRIVES}, got {}", self.library.drives),
+            ));
+        }
+        let duration_s = self.duration_h * 3600.0;
+        let samples = duration_s / self.sample_s;
+        if samples > MAX_SAMPLES {
+            return Err(Error::invalid(
+                "sample_s",
+                format!(
+                    "{samples:.3e} samples over duration_h {} (at most {MAX_SAMPLES:.0e}): raise sample_s to at least {:.3} or shorten duration_h",
+                    self.duration_h,
+                    duration_s / MAX_SAMPLES
+                ),
+            ));
+        }
+        if let Some(every) = self.strategy.wake_interval_s() {
+            let wakes = duration_s / every;
+            if every > 0.0 && wakes > MAX_WAKES {
+                return Err(Error::invalid(
+                    "strategy.check_interval_s",
+                    format!(
+                        "{wakes:.3e} wake-ups over duration_h {} (at most {MAX_WAKES:.0e}): raise it to at least {:.3} or shorten duration_h",
+                        self.duration_h,
+                        duration_s / MAX_WAKES
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -272,5 +325,28 @@ mod tests {
             serde_json::from_str(r#"{"library": {"robot": {"arms": 0}}}"#).unwrap();
         let e = cfg.to_spec().unwrap_err().to_string();
         assert!(e.contains("library.robot.arms"), "{e}");
+    }
+
+    #[test]
+    fn runs_too_big_for_their_config_say_which_field_to_change() {
+        let field = |json: &str| {
+            let cfg: RecallConfig = serde_json::from_str(json).unwrap();
+            match cfg.to_spec().unwrap_err() {
+                Error::Invalid { field, message } => (field, message),
+                other => panic!("{other}"),
+            }
+        };
+        let (f, m) = field(r#"{"library": {"drives": 10001}}"#);
+        assert_eq!(f, "library.drives", "{m}");
+        let (f, m) = field(r#"{"sample_s": 0.1}"#);
+        assert_eq!(f, "sample_s");
+        assert!(m.contains("at least 0.216"), "{m}");
+        let (f, m) = field(r#"{"strategy": {"name": "dcache", "check_interval_s": 0.01}}"#);
+        assert_eq!(f, "strategy.check_interval_s", "{m}");
+        // Just inside every limit is accepted.
+        let ok = r#"{"library": {"drives": 10000}, "sample_s": 0.216,
+                     "strategy": {"name": "dcache", "check_interval_s": 0.0216}}"#;
+        let cfg: RecallConfig = serde_json::from_str(ok).unwrap();
+        cfg.to_spec().unwrap();
     }
 }

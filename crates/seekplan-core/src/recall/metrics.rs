@@ -28,6 +28,9 @@ pub struct Metrics {
     pub drive_utilisation: f64,
     /// Files staged.
     pub files_staged: u64,
+    /// Seconds from the start to the end of the last read (the campaign's
+    /// makespan once every file is staged); None when nothing was staged.
+    pub last_staged_s: Option<f64>,
     /// Bytes staged.
     pub bytes_staged: u64,
     /// Files requested in the campaign.
@@ -54,6 +57,7 @@ impl Metrics {
         duration_s: f64,
         bytes_staged: u64,
         files_staged: u64,
+        last_staged_s: Option<f64>,
         staging_sum_s: f64,
         staging_s: &mut [f64],
         mounts: &[MountRecord],
@@ -83,6 +87,7 @@ impl Metrics {
             mount_min: mean(mount_s, mounts.len()) / 60.0,
             drive_utilisation: busy_s / (drives as f64 * duration_s),
             files_staged,
+            last_staged_s,
             bytes_staged,
             files_requested,
             duration_s,

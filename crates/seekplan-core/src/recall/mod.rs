@@ -3,11 +3,15 @@
 //! (Morschel et al., §4.2 and §5.2), and the run is measured.
 
 mod config;
+mod live;
 mod metrics;
 mod run;
 mod strategy;
 
 pub use config::{run, DatasetOrder, LibraryConfig, RecallConfig, RobotConfig, Workload};
+pub use live::LiveRequester;
 pub use metrics::{Metrics, Series};
 pub use run::{simulate, RecallOutcome, RecallSpec};
-pub use strategy::{ByDataset, ByTapes, DcacheRules, Pending, Random, Strategy, StrategyConfig};
+pub use strategy::{
+    ByDataset, ByTapes, DcacheRules, Pending, Random, Strategy, StrategyConfig, Tapes,
+};

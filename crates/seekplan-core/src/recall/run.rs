@@ -1,6 +1,6 @@
 //! One recall run: requester + library on the event engine.
 
-use super::{Metrics, Pending, Series, Strategy};
+use super::{Metrics, Pending, Series, Strategy, Tapes};
 use crate::library::{Campaign, Completion, LibEvent, LibrarySpec, TapeSystem};
 use crate::sim::{self, Calendar, Model};
 use crate::{Error, Result};
@@ -55,13 +55,14 @@ impl From<LibEvent> for Ev {
 struct Recall<'a> {
     campaign: &'a Campaign,
     next_arrival: usize,
-    requester: Box<dyn Pending + 'a>,
+    requester: Box<dyn Pending + Send>,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
     done: Vec<Completion>,
     bytes: u64,
     files: u64,
+    last_staged_s: Option<f64>,
     staging_sum_s: f64,
     /// Staging time of every staged file (for its quantiles).
     staging_s: Vec<f64>,
@@ -104,7 +105,8 @@ impl Model for Recall<'_> {
                         cal.schedule_at(at, Ev::Arrivals);
                         break;
                     }
-                    self.requester.arrive(self.campaign.request(f), now);
+                    let known = self.campaign.files()[f as usize].tapeinfo;
+                    self.requester.arrive(self.campaign.request(f), known, now);
                     self.next_arrival += 1;
                 }
                 self.fill(cal);
@@ -130,6 +132,9 @@ impl Model for Recall<'_> {
                     return;
                 }
                 let any = !done.is_empty();
+                if any {
+                    self.last_staged_s = Some(cal.now());
+                }
                 for c in done.drain(..) {
                     self.bytes += c.bytes;
                     self.files += 1;
@@ -158,18 +163,23 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         return Err(Error::invalid("sample_s", "must be positive"));
     }
     let library = TapeSystem::new(&spec.library, campaign)?;
+    let tapes = Tapes {
+        specs: campaign.tapes(),
+        expected: Some(campaign.files_per_tape()),
+    };
     let mut model = Recall {
         campaign,
         next_arrival: 0,
         requester: spec
             .strategy
-            .build(campaign, ChaCha8Rng::seed_from_u64(spec.seed)),
+            .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed)),
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
         done: Vec::new(),
         bytes: 0,
         files: 0,
+        last_staged_s: None,
         staging_sum_s: 0.0,
         staging_s: Vec::new(),
         bytes_at_sample: 0,
@@ -189,6 +199,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         spec.duration_s,
         model.bytes,
         model.files,
+        model.last_staged_s,
         model.staging_sum_s,
         &mut model.staging_s,
         &model.library.mounts,

@@ -1,8 +1,8 @@
 //! `by-dataset`: requests in arrival order (the datasets in the order the
 //! experiment requested them).
 
-use super::{Pending, StrategyConfig};
-use crate::library::{Campaign, Request};
+use super::{Pending, StrategyConfig, Tapes};
+use crate::library::Request;
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
@@ -20,7 +20,7 @@ impl StrategyConfig for ByDataset {
         Ok(())
     }
 
-    fn build<'a>(&self, _: &'a Campaign, _: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+    fn build(&self, _: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
         Box::new(Fifo(VecDeque::new()))
     }
 }
@@ -28,7 +28,7 @@ impl StrategyConfig for ByDataset {
 struct Fifo(VecDeque<Request>);
 
 impl Pending for Fifo {
-    fn arrive(&mut self, request: Request, _: Time) {
+    fn arrive(&mut self, request: Request, _: bool, _: Time) {
         self.0.push_back(request);
     }
 

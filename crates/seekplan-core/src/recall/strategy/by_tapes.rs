@@ -3,8 +3,8 @@
 //! first (the paper's 2T and 12T, §4.2).
 
 use super::clusters::Clusters;
-use super::{Pending, StrategyConfig};
-use crate::library::{Campaign, Request};
+use super::{Pending, StrategyConfig, Tapes};
+use crate::library::Request;
 use crate::sim::Time;
 use crate::{Error, Result};
 use rand_chacha::ChaCha8Rng;
@@ -28,17 +28,17 @@ impl StrategyConfig for ByTapes {
         Ok(())
     }
 
-    fn build<'a>(&self, campaign: &'a Campaign, _: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+    fn build(&self, tapes: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
         Box::new(ByTapesPending {
-            clusters: Clusters::new(campaign, self.tapes),
+            clusters: Clusters::new(tapes, self.tapes),
             first_seen: VecDeque::new(),
-            listed: vec![false; campaign.tapes().len()],
+            listed: vec![false; tapes.specs.len()],
         })
     }
 }
 
-struct ByTapesPending<'a> {
-    clusters: Clusters<'a>,
+struct ByTapesPending {
+    clusters: Clusters,
     /// Tapes in the order their oldest pending request arrived (may hold
     /// stale entries; checked on use).
     first_seen: VecDeque<u32>,
@@ -46,8 +46,8 @@ struct ByTapesPending<'a> {
     listed: Vec<bool>,
 }
 
-impl Pending for ByTapesPending<'_> {
-    fn arrive(&mut self, request: Request, now: Time) {
+impl Pending for ByTapesPending {
+    fn arrive(&mut self, request: Request, _: bool, now: Time) {
         self.clusters.add(request, now);
         let tape = request.tape;
         let t = tape as usize;

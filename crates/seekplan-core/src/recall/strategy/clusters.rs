@@ -2,7 +2,8 @@
 //! passed on round-robin: the machinery shared by the clustering strategies
 //! (by-tapes and dcache), which differ only in which tape they activate next.
 
-use crate::library::{Campaign, Request};
+use super::Tapes;
+use crate::library::{Request, TapeSpec};
 use crate::sim::Time;
 use std::collections::VecDeque;
 
@@ -22,8 +23,9 @@ pub(super) struct TapePending {
 }
 
 /// Pending requests by tape and the active tapes being drained.
-pub(super) struct Clusters<'a> {
-    pub campaign: &'a Campaign,
+pub(super) struct Clusters {
+    /// Every tape's capacity and use.
+    pub specs: Vec<TapeSpec>,
     pub tapes: Vec<TapePending>,
     max_active: usize,
     active: Vec<u32>,
@@ -34,23 +36,23 @@ pub(super) struct Clusters<'a> {
     fruitless_at: Option<Time>,
 }
 
-impl<'a> Clusters<'a> {
+impl Clusters {
     /// No pending requests; at most `max_active` tapes active at a time.
-    pub fn new(campaign: &'a Campaign, max_active: usize) -> Self {
-        // Room for every file of each tape up front: arrivals then never
-        // grow a queue (a whole campaign may arrive at time 0).
-        let tapes = campaign
-            .files_per_tape()
-            .iter()
-            .map(|&n| TapePending {
-                files: VecDeque::with_capacity(n),
-                arrivals: VecDeque::with_capacity(n),
-                ..TapePending::default()
-            })
-            .collect();
+    pub fn new(tapes: &Tapes<'_>, max_active: usize) -> Self {
+        // Room for every expected request of each tape up front: arrivals
+        // then never grow a queue (a whole campaign may arrive at time 0).
+        let queue = |n: usize| TapePending {
+            files: VecDeque::with_capacity(n),
+            arrivals: VecDeque::with_capacity(n),
+            ..TapePending::default()
+        };
+        let tapes_pending = match tapes.expected {
+            Some(expected) => expected.iter().map(|&n| queue(n)).collect(),
+            None => vec![TapePending::default(); tapes.specs.len()],
+        };
         Clusters {
-            campaign,
-            tapes,
+            specs: tapes.specs.to_vec(),
+            tapes: tapes_pending,
             max_active,
             active: Vec::new(),
             turn: 0,

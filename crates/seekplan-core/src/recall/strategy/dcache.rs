@@ -2,8 +2,8 @@
 //! defaults of its `srmmanager.boclustering.*` properties.
 
 use super::clusters::{Clusters, TapePending};
-use super::{Pending, StrategyConfig};
-use crate::library::{Campaign, Request};
+use super::{Pending, StrategyConfig, Tapes};
+use crate::library::Request;
 use crate::sim::Time;
 use crate::{Error, Result};
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +33,8 @@ pub struct DcacheRules {
     /// Requests without tape information are passed on after this many
     /// seconds (None: only when they expire after `max_time_in_queue_s`).
     pub tapeinfo_timeout_s: Option<f64>,
-    /// Seconds between two runs of the scheduler while nothing else happens.
+    /// Seconds between two runs of the scheduler while nothing else happens;
+    /// a run wakes at most ten million times (`duration_h` × 3600 / this).
     pub check_interval_s: f64,
 }
 
@@ -84,25 +85,29 @@ impl StrategyConfig for DcacheRules {
         Ok(())
     }
 
-    fn build<'a>(&self, campaign: &'a Campaign, _: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+    fn wake_interval_s(&self) -> Option<f64> {
+        Some(self.check_interval_s)
+    }
+
+    fn build(&self, tapes: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
         Box::new(DcachePending {
             rules: self.clone(),
-            clusters: Clusters::new(campaign, self.max_active_tapes),
+            clusters: Clusters::new(tapes, self.max_active_tapes),
             untaped: VecDeque::new(),
         })
     }
 }
 
-struct DcachePending<'a> {
+struct DcachePending {
     rules: DcacheRules,
-    clusters: Clusters<'a>,
+    clusters: Clusters,
     /// Requests without tape information, with their arrival times.
     untaped: VecDeque<(Request, Time)>,
 }
 
-impl Pending for DcachePending<'_> {
-    fn arrive(&mut self, request: Request, now: Time) {
-        if !self.clusters.campaign.files()[request.file as usize].tapeinfo {
+impl Pending for DcachePending {
+    fn arrive(&mut self, request: Request, tape_known: bool, now: Time) {
+        if !tape_known {
             self.untaped.push_back((request, now));
             return;
         }
@@ -146,7 +151,7 @@ fn select(rules: &DcacheRules, c: &Clusters, now: Time) -> Option<u32> {
             .filter(|(_, p)| now - p.last_arrival >= rules.min_time_in_queue_s)
     };
     let passes_volume = |t: usize, p: &TapePending| {
-        let tape = c.campaign.tapes()[t];
+        let tape = c.specs[t];
         let bytes = p.bytes as f64;
         bytes >= rules.min_tape_recall_pct / 100.0 * tape.capacity as f64
             || bytes >= rules.min_used_pct / 100.0 * tape.used as f64

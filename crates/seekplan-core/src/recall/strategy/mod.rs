@@ -18,7 +18,7 @@ pub use by_tapes::ByTapes;
 pub use dcache::DcacheRules;
 pub use random::Random;
 
-use crate::library::{Campaign, Request};
+use crate::library::{Request, TapeSpec};
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
@@ -27,8 +27,9 @@ use serde::{Deserialize, Serialize};
 
 /// Requests known to the requester but not yet passed to the tape system.
 pub trait Pending {
-    /// A request arrives at `now`.
-    fn arrive(&mut self, request: Request, now: Time);
+    /// A request arrives at `now`; `tape_known` says whether the requester
+    /// knows which tape holds it (dCache's tape information).
+    fn arrive(&mut self, request: Request, tape_known: bool, now: Time);
     /// The next request to pass on at `now`, if the strategy releases one.
     fn take(&mut self, now: Time) -> Option<Request>;
     /// Seconds after which the strategy wants to be asked again although
@@ -36,12 +37,28 @@ pub trait Pending {
     fn next_wake(&self) -> Option<f64>;
 }
 
+/// The tapes a pending queue serves: their capacities (some rules weigh a
+/// tape's queued volume against them) and, when the whole campaign is known
+/// up front, how many requests each will get (so queues never grow).
+#[derive(Clone, Copy, Debug)]
+pub struct Tapes<'a> {
+    /// Every tape, indexed by `Request::tape`.
+    pub specs: &'a [TapeSpec],
+    /// Requests to expect per tape, if known.
+    pub expected: Option<&'a [usize]>,
+}
+
 /// A strategy's config: checks its knobs and builds its pending queue.
 pub trait StrategyConfig {
     /// Checks the knobs; errors name the field as users write it.
     fn validate(&self) -> Result<()>;
-    /// An empty pending queue over `campaign`, drawing from `rng`.
-    fn build<'a>(&self, campaign: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a>;
+    /// An empty pending queue for requests on `tapes`, drawing from `rng`.
+    fn build(&self, tapes: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send>;
+    /// Seconds between the strategy's own wake-ups while requests wait, for
+    /// strategies with time-based rules (a run's cost grows with their number).
+    fn wake_interval_s(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Declares the registry: one variant per strategy, with its config type.
@@ -81,8 +98,13 @@ impl Strategy {
         self.config().validate()
     }
 
-    /// The strategy's empty pending queue over `campaign`.
-    pub fn build<'a>(&self, campaign: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a> {
-        self.config().build(campaign, rng)
+    /// Seconds between the strategy's own wake-ups, if it has time-based rules.
+    pub fn wake_interval_s(&self) -> Option<f64> {
+        self.config().wake_interval_s()
+    }
+
+    /// The strategy's empty pending queue for requests on `tapes`.
+    pub fn build(&self, tapes: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send> {
+        self.config().build(tapes, rng)
     }
 }

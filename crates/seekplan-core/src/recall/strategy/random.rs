@@ -1,7 +1,7 @@
 //! `random`: a uniformly random waiting request (the paper's benchmark).
 
-use super::{Pending, StrategyConfig};
-use crate::library::{Campaign, Request};
+use super::{Pending, StrategyConfig, Tapes};
+use crate::library::Request;
 use crate::sim::Time;
 use crate::Result;
 use rand::Rng;
@@ -19,7 +19,7 @@ impl StrategyConfig for Random {
         Ok(())
     }
 
-    fn build<'a>(&self, _: &'a Campaign, rng: ChaCha8Rng) -> Box<dyn Pending + 'a> {
+    fn build(&self, _: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send> {
         Box::new(RandomPending {
             waiting: Vec::new(),
             rng,
@@ -33,7 +33,7 @@ struct RandomPending {
 }
 
 impl Pending for RandomPending {
-    fn arrive(&mut self, request: Request, _: Time) {
+    fn arrive(&mut self, request: Request, _: bool, _: Time) {
         self.waiting.push(request);
     }
 
