@@ -43,7 +43,9 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
                 f"{cfg.drive} tape ({capacity:,} blocks of {block_bytes:,} bytes)"
             )
     tokens = load_tokens(cfg.tokens) if cfg.tokens is not None else None
-    requester = make_requester(recall["strategy"], catalog, capacity * block_bytes, recall["seed"])
+    requester = make_requester(
+        recall["strategy"], catalog, block_bytes, capacity * block_bytes, recall["seed"]
+    )
     scheduler = Scheduler(
         requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
     )

@@ -133,13 +133,14 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
                 data[key] = str(p.parent / value)
         origin = str(p)
     for key, value in overrides.items():
-        if value is None:
-            continue
-        if key == "drives":
-            library = data.get("library")
-            data["library"] = {**(library if isinstance(library, dict) else {}), "drives": value}
-        else:
+        if value is not None and key != "drives":
             data[key] = value
+    if overrides.get("drives") is not None:
+        library = data.get("library")
+        data["library"] = {
+            **(library if isinstance(library, dict) else {}),
+            "drives": overrides["drives"],
+        }
     cfg = stage_config(data, origin)
     if cfg.catalog is None and cfg.ltfs_root is None:
         raise SeekplanError(f"{origin}: catalog: give a catalog CSV (--catalog) or ltfs_root")

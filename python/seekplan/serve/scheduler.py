@@ -5,7 +5,8 @@ Three layers, as in the recall simulator (Morschel et al., Figure 3):
 
 1. The **requester** holds the files clients asked for and decides which to
    pass on to the tape system, and when: one of the recall simulator's
-   strategies (shared code in the core), or `fifo`, arrival order.
+   strategies, run live by the core (``_core.Requester``); `fifo` is its
+   by-dataset strategy: arrival order, as dCache's bulk service.
 2. The **tape-system queue** holds at most ``queue_size`` files passed on,
    grouped per tape. A drive whose tape has no more queued files takes the
    unheld tape with the most queued bytes (ties: the oldest queued file), as
@@ -23,9 +24,9 @@ which does the CPU work of ordering outside it).
 
 from __future__ import annotations
 
+import json
 import math
 import threading
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -66,34 +67,41 @@ class Requester(Protocol):
         """Virtual seconds after which to ask again although nothing happened."""
 
 
-class FifoRequester:
-    """Files passed on in arrival order (dCache's bulk service: FIFO)."""
+class CoreRequester:
+    """The core's live requester (``_core.Requester``): a recall strategy,
+    the same code the recall simulations run."""
 
-    def __init__(self) -> None:
-        self.queue: deque[int] = deque()
+    def __init__(
+        self, strategy: dict[str, Any], capacity: list[int], used: list[int], seed: int
+    ) -> None:
+        self.inner = _core.Requester(json.dumps(strategy), capacity, used, seed)
 
     def arrive(self, job: Job, now: float) -> None:
-        """Appends the file."""
-        self.queue.append(job.seq)
+        """Hands the file to the strategy under its key."""
+        self.inner.arrive(job.seq, job.tape, job.block, job.size, now)
 
     def take(self, now: float) -> int | None:
-        """The oldest file."""
-        return self.queue.popleft() if self.queue else None
+        """The key of the file the strategy releases now, if any."""
+        out = self.inner.take(now)
+        return None if out is None else out[0]
 
     def next_wake(self) -> float | None:
-        """Never: FIFO has no time-based rule."""
-        return None
+        """When the strategy's time-based rules want to be asked again."""
+        return self.inner.next_wake()
 
 
 def make_requester(
-    strategy: dict[str, Any], catalog: Catalog, capacity: int, seed: int
+    strategy: dict[str, Any], catalog: Catalog, block_bytes: int, capacity: int, seed: int
 ) -> Requester:
-    """The requester for a recall strategy (as the core checked it); tapes
-    hold ``capacity`` bytes (strategies that weigh requested volume use it)."""
-    del catalog, capacity, seed  # for the core's live requester
-    if strategy["name"] == "by-dataset":
-        return FifoRequester()
-    raise ValueError(f"strategy {strategy['name']!r} needs the core's live requester")
+    """The requester for a recall strategy (as the core checked it; `fifo`
+    is by-dataset, arrival order). Tapes hold ``capacity`` bytes; a tape's
+    used bytes are taken as the end of its last catalogued file (strategies
+    that weigh requested volume against them use both)."""
+    used = [0] * len(catalog.tapes)
+    for e in catalog.by_path.values():
+        t = catalog.tape_index[e.tape]
+        used[t] = max(used[t], e.block * block_bytes + e.size)
+    return CoreRequester(strategy, [max(capacity, u) for u in used], used, seed)
 
 
 @dataclass
