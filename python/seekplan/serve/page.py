@@ -99,7 +99,7 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         "</table><h2>Recent requests</h2><table><tr><th>request</th><th>client</th>"
         "<th>created</th><th>files</th>"
         + "".join(f"<th>{s.lower()}</th>" for s in STATES)
-        + "<th>completed</th></tr>"
+        + "<th>completed at</th></tr>"
     )
     for s in snap["recent"]:
         out.append(
