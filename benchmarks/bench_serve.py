@@ -121,8 +121,8 @@ def policy_bench(
         None,
         {
             "catalog": str(cat),
-            "db": str(tmp / f"{json.dumps(policy)[:20]}.db".replace("/", "_")),
-            "buffer": str(tmp / f"buf-{time.monotonic_ns()}"),
+            "db": str(tmp / f"policy-{time.monotonic_ns()}.db"),
+            "buffer": str(tmp / f"buffer-{time.monotonic_ns()}"),
             "time_scale": scale,
             "drives": drives,
             "policy": policy,
