@@ -355,3 +355,11 @@ def test_serve_cli_listens_on_loopback(tmp_path, catalog):
         wait_up(proc, port)
         spec = httpx.get(f"http://127.0.0.1:{port}/openapi.yaml")
         assert spec.status_code == 200 and "openapi: 3.0.3" in spec.text
+
+
+def test_known_optional_fields_are_type_checked(tmp_path, catalog):
+    app, _ = make(tmp_path, str(tmp_path / "k.db"), catalog)
+    with TestClient(app) as c:
+        for f in ({"diskLifetime": True}, {"targetedMetadata": "x"}):
+            r = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0], **f}]})
+            assert r.status_code == 400 and r.json()["title"] == "JSON Validation error"

@@ -96,6 +96,11 @@ def _stage_paths(body: Any) -> list[str]:
         path = f.get("path") if isinstance(f, dict) else None
         if not isinstance(path, str):
             raise _json_error(f"files[{i}].path - Field does not exist or is not a string")
+        # Ignored, but of the document's types when present.
+        if "diskLifetime" in f and not isinstance(f["diskLifetime"], str):
+            raise _json_error(f"files[{i}].diskLifetime - not an ISO 8601 duration string")
+        if "targetedMetadata" in f and not isinstance(f["targetedMetadata"], dict):
+            raise _json_error(f"files[{i}].targetedMetadata - not an object")
         out.append(path)
     return out
 
