@@ -14,9 +14,7 @@ STUB = Path(_core.__file__).parent / "_core.pyi"
 def _declared() -> dict[str, ast.AST]:
     tree = ast.parse(STUB.read_text())
     return {
-        node.name: node
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.ClassDef)
+        node.name: node for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)
     }
 
 

@@ -101,8 +101,11 @@ finite = st.floats(min_value=0, max_value=1e12, allow_nan=False, allow_infinity=
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 5).flatmap(lambda n: st.lists(st.lists(finite, min_size=n, max_size=n),
-                                                     min_size=n, max_size=n)))
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.lists(st.lists(finite, min_size=n, max_size=n), min_size=n, max_size=n)
+    )
+)
 def test_csv_round_trips(rows):
     text = [",".join(repr(v) for v in row) + "\n" for row in rows]
     assert parse_matrix(text) == rows

@@ -257,8 +257,11 @@ def test_parquet_and_timestamped_traces_read_like_the_csv(tmp_path):
     pq.write_table(pa.table(cols), tmp_path / "t.parquet")
     stamped = {**cols, "time": pa.array([s * 10**6 for s in (50, 10, 30)], pa.timestamp("us"))}
     pq.write_table(pa.table(stamped), tmp_path / "ts.parquet")
-    iso = ["1970-01-01T00:00:50,/d1/a,T1,0,1000", "1970-01-01T00:00:10Z,/d2/b,T2,5,1000",
-           "1970-01-01T00:00:30+00:00,/d1/c,T1,9,1000"]
+    iso = [
+        "1970-01-01T00:00:50,/d1/a,T1,0,1000",
+        "1970-01-01T00:00:10Z,/d2/b,T2,5,1000",
+        "1970-01-01T00:00:30+00:00,/d1/c,T1,9,1000",
+    ]
     for got in (
         load_trace(tmp_path / "t.parquet", 10**9, 1000),
         load_trace(tmp_path / "ts.parquet", 10**9, 1000),
@@ -282,9 +285,7 @@ def test_trace_strategies_cover_the_core_registry():
     from seekplan.recall.trace import strategies
 
     schema = json.loads(_core.schema("recall"))
-    names = {
-        v["properties"]["name"]["const"] for v in schema["$defs"]["Strategy"]["oneOf"]
-    }
+    names = {v["properties"]["name"]["const"] for v in schema["$defs"]["Strategy"]["oneOf"]}
     assert {s["name"] for s in strategies(12).values()} == names
 
 

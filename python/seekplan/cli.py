@@ -690,6 +690,66 @@ def ltfs_copy_cmd(
     console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 
+@app.command("serve")
+@friendly
+def serve_cmd(
+    catalog: Annotated[
+        Path | None, typer.Option(help="Catalog CSV with columns path,tape,block,size")
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or postgresql:// URL (default seekplan-stage.db)"),
+    ] = None,
+    port: Annotated[int | None, typer.Option(help="TCP port (default 8080)")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on (default 127.0.0.1, loopback only)")
+    ] = None,
+    drives: Annotated[
+        int | None, typer.Option(help="Tape drives (default: the library's 12)")
+    ] = None,
+    time_scale: Annotated[
+        float | None, typer.Option(help="Simulated time runs this many times real time")
+    ] = None,
+    policy: Annotated[
+        str | None, typer.Option(help="fifo, or a recall strategy name (default by-tapes, 2 tapes)")
+    ] = None,
+    tokens: Annotated[
+        Path | None, typer.Option(help="Bearer tokens file: 'CLIENT TOKEN' per line")
+    ] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="stage.yaml with the other settings")
+    ] = None,
+) -> None:
+    """Run the tape-aware staging service (WLCG Tape REST API v1; status page at /)."""
+    try:
+        import uvicorn
+
+        from seekplan.serve import build
+        from seekplan.serve.config import LOOPBACK, load_stage_config
+    except ModuleNotFoundError as e:
+        raise SeekplanError(
+            f"{e}: install the serve extra (pip install 'seekplan[serve]')"
+        ) from None
+    cfg = load_stage_config(
+        config,
+        {
+            "catalog": None if catalog is None else str(catalog),
+            "db": db,
+            "port": port,
+            "host": host,
+            "drives": drives,
+            "time_scale": time_scale,
+            "policy": policy,
+            "tokens": None if tokens is None else str(tokens),
+        },
+    )
+    web, _service = build(cfg)
+    if cfg.host != LOOPBACK:
+        sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
+    sys.stderr.write(f"seekplan serve: status page at http://{cfg.host}:{cfg.port}/\n")
+    uvicorn.run(web, host=cfg.host, port=cfg.port, log_level="warning")
+
+
 def main() -> None:
     """Entry point for `python -m seekplan`."""
     app()

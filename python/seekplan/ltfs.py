@@ -335,6 +335,13 @@ def _copy_one(
     return Entry(f.path, entry.src_size, entry.src_mtime_ns, entry.dst_size, entry.sha256, f.link)
 
 
+def copy_file(src: Path, dst: Path, tmp_dir: Path) -> None:
+    """Copies one file as :func:`copy` does (a synced temporary in ``tmp_dir``,
+    renamed over ``dst``, the directory synced); errors name the file."""
+    tmp_dir.mkdir(parents=True, exist_ok=True)
+    _copy_one(src, dst, tmp_dir, TapeFile(str(src), DATA_PARTITION, 0, 0), lambda _n: None)
+
+
 def _ends_mid_line(path: Path) -> bool:
     with path.open("rb") as f:
         if f.seek(0, os.SEEK_END) == 0:

@@ -17,9 +17,7 @@ def campaign_for(config: RecallConfig) -> Campaign:
     w = config.workload
     if w["kind"] == "files":
         return load_campaign(Path(w["files"]), Path(w["tapes"]))
-    return generate_kit(
-        w["seed"], w["scale"], config.library["block_bytes"], w["dataset_order"]
-    )
+    return generate_kit(w["seed"], w["scale"], config.library["block_bytes"], w["dataset_order"])
 
 
 def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str, Any]:

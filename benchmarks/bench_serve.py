@@ -1,0 +1,194 @@
+"""`seekplan serve` on loopback: how long a 100,000-file stage takes to be
+accepted and polled, how many polls per second it answers, and -- with the
+simulated backend on a KIT-like campaign -- tape-aware vs FIFO throughput and
+mounts. Every loop is bounded in count and time; traffic goes to 127.0.0.1 only.
+
+    python benchmarks/bench_serve.py [--files 100000] [--kit-scale 0.02] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import yaml
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+
+from serve_support import free_port, wait_up  # noqa: E402
+
+from seekplan.catalog import make_drive  # noqa: E402
+from seekplan.recall import generate_kit  # noqa: E402
+from seekplan.serve import build  # noqa: E402
+from seekplan.serve.config import load_stage_config  # noqa: E402
+
+API = "/api/v1"
+
+
+def api_bench(tmp: Path, n_files: int, poll_s: float, pollers: int) -> dict[str, float]:
+    """A real server process: one n-file stage, its GET, then polls/s."""
+    cat = tmp / "catalog.csv"
+    with cat.open("w") as f:
+        f.write("path,tape,block,size\n")
+        for i in range(n_files):
+            f.write(f"/bench/f{i:07d},T{i % 100:03d},{(i // 100) * 50},{1_000_000_000}\n")
+    port = free_port()
+    cfg = tmp / "stage.yaml"
+    cfg.write_text(yaml.safe_dump({"catalog": str(cat), "db": str(tmp / "b.db"), "port": port}))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "seekplan", "serve", "--config", str(cfg)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_up(proc, port)
+        base = f"http://127.0.0.1:{port}{API}"
+        body = {"files": [{"path": f"/bench/f{i:07d}"} for i in range(n_files)]}
+        with httpx.Client(timeout=60) as c:
+            t = time.perf_counter()
+            r = c.post(f"{base}/stage", json=body)
+            stage_s = time.perf_counter() - t
+            assert r.status_code == 201, r.text
+            rid = r.json()["requestId"]
+            t = time.perf_counter()
+            doc = c.get(f"{base}/stage/{rid}").json()
+            get_s = time.perf_counter() - t
+            assert len(doc["files"]) == n_files
+            t = time.perf_counter()
+            c.get(f"{base}/stage/{rid}")
+            get_again_s = time.perf_counter() - t
+            small = c.post(f"{base}/stage", json={"files": [{"path": "/bench/f0000001"}]})
+            small_id = small.json()["requestId"]
+        counts = [0] * pollers
+        stop = time.monotonic() + poll_s
+
+        def poll(k: int) -> None:
+            with httpx.Client(timeout=10) as c:
+                while time.monotonic() < stop:
+                    c.get(f"{base}/stage/{small_id}").raise_for_status()
+                    counts[k] += 1
+
+        threads = [threading.Thread(target=poll, args=(k,)) for k in range(pollers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        return {
+            "files": n_files,
+            "stage_s": stage_s,
+            "get_s": get_s,
+            "get_cached_s": get_again_s,
+            "polls_per_s": sum(counts) / poll_s,
+            "pollers": pollers,
+        }
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def kit_catalog(tmp: Path, scale: float) -> tuple[Path, list[str]]:
+    """A KIT-like campaign (the recall generator) as a serve catalog, in
+    request order (datasets one after the other, spread across their tapes)."""
+    camp = generate_kit(1, scale)
+    lto = make_drive("lto9")
+    ratio = 262_144 / int(lto.block_bytes)
+    paths = []
+    cat = tmp / "kit.csv"
+    with cat.open("w") as f:
+        f.write("path,tape,block,size\n")
+        for i in range(len(camp.tape)):
+            p = f"/kit/{i:07d}"
+            block = int(int(camp.block[i]) * ratio)
+            f.write(f"{p},{camp.tape_names[int(camp.tape[i])]},{block},{int(camp.size[i])}\n")
+            paths.append(p)
+    return cat, paths
+
+
+def policy_bench(
+    tmp: Path, cat: Path, paths: list[str], policy: object, drives: int, queue: int, scale: float,
+    limit_s: float,
+) -> dict[str, object]:  # fmt: skip
+    """The whole campaign staged at once through the service (no HTTP): the
+    virtual time to read it all, its throughput and mounts."""
+    cfg = load_stage_config(
+        None,
+        {
+            "catalog": str(cat),
+            "db": str(tmp / f"policy-{time.monotonic_ns()}.db"),
+            "buffer": str(tmp / f"buffer-{time.monotonic_ns()}"),
+            "time_scale": scale,
+            "drives": drives,
+            "policy": policy,
+            "library": {"queue_size": queue},
+        },
+    )
+    _app, svc = build(cfg)
+    svc.pause(True)
+    svc.start()
+    rid = svc.stage("bench", paths)
+    t0, real0 = svc.clock.now(), time.monotonic()
+    svc.pause(False)
+    deadline = real0 + limit_s
+    while svc.summaries[rid].completed_at is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    virtual = svc.clock.now() - t0
+    done = svc.summaries[rid].counts["COMPLETED"]
+    out = {
+        "policy": policy,
+        "files": len(paths),
+        "completed": done,
+        "virtual_h": virtual / 3600,
+        "real_s": time.monotonic() - real0,
+        "mounts": int(svc.stats.mounts._value.get()),
+        "mb_s": svc.stats.bytes_read._value.get() / 1e6 / virtual,
+    }
+    svc.stop()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--files", type=int, default=100_000)
+    ap.add_argument("--poll-s", type=float, default=5.0)
+    ap.add_argument("--pollers", type=int, default=4)
+    ap.add_argument("--kit-scale", type=float, default=0.02)
+    ap.add_argument("--drives", type=int, default=4)
+    ap.add_argument("--queue", type=int, default=2000)
+    ap.add_argument("--time-scale", type=float, default=5000.0)
+    ap.add_argument("--limit-s", type=float, default=240.0)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    out: dict[str, object] = {"date": time.strftime("%Y-%m-%d")}
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        out["api"] = api_bench(tmp, args.files, args.poll_s, args.pollers)
+        print(json.dumps(out["api"]), flush=True)
+        cat, paths = kit_catalog(tmp, args.kit_scale)
+        runs = []
+        # by-tapes with 2 tapes (the paper's best at queue 30,000) and with as
+        # many tapes as drives (its best at queue 2,000, §4.3).
+        policies = (
+            "fifo",
+            {"name": "by-tapes", "tapes": 2},
+            {"name": "by-tapes", "tapes": args.drives},
+        )
+        for policy in policies:
+            r = policy_bench(
+                tmp, cat, paths, policy, args.drives, args.queue, args.time_scale, args.limit_s
+            )
+            print(json.dumps(r), flush=True)
+            runs.append(r)
+        out["policies"] = runs
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""`seekplan serve`: a durable, tape-aware staging service speaking the WLCG
+Tape REST API (v1). See docs/serve.md.
+
+:func:`build` wires a config into a service and its ASGI app: the catalog,
+the database, the scheduler (requester strategy, tape-system queue, per-tape
+read plans), the backend and the HTTP layer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from seekplan.serve.config import StageConfig
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from seekplan.serve.service import Service
+
+
+def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
+    """The app and its (not yet started) service for a checked config."""
+    from seekplan.catalog import make_drive
+    from seekplan.errors import SeekplanError
+    from seekplan.serve import db
+    from seekplan.serve.api import create_app, load_tokens
+    from seekplan.serve.backend import Backend, Clock, LtfsBackend, SimulatedBackend
+    from seekplan.serve.catalog import load_catalog, ltfs_catalog
+    from seekplan.serve.scheduler import Scheduler, make_requester
+    from seekplan.serve.service import Service, buffer_dir
+
+    recall = cfg.recall()
+    library = recall["library"]
+    model = make_drive(cfg.drive)
+    catalog = ltfs_catalog(cfg.ltfs_root) if cfg.catalog is None else load_catalog(cfg.catalog)
+    capacity = int(model.capacity)
+    block_bytes = int(model.block_bytes)
+    for e in catalog.by_path.values():
+        if e.block + e.size // block_bytes > capacity:
+            raise SeekplanError(
+                f"catalog: {e.path}: block {e.block} + {e.size} bytes ends past the end of a "
+                f"{cfg.drive} tape ({capacity:,} blocks of {block_bytes:,} bytes)"
+            )
+    tokens = load_tokens(cfg.tokens) if cfg.tokens is not None else None
+    requester = make_requester(
+        recall["strategy"], catalog, block_bytes, capacity * block_bytes, recall["seed"]
+    )
+    scheduler = Scheduler(
+        requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
+    )
+    clock = Clock(cfg.time_scale if cfg.backend == "simulated" else 1.0)
+    buffer = buffer_dir(cfg.db, cfg.buffer)
+    backend: Backend
+    if cfg.backend == "ltfs":
+        assert cfg.ltfs_root is not None
+        backend = LtfsBackend(Path(cfg.ltfs_root), buffer)
+    else:
+        backend = SimulatedBackend(library, model, clock, buffer)
+    engine = db.connect(cfg.db, cfg.full_sync)
+    service = Service(
+        catalog=catalog,
+        engine=engine,
+        backend=backend,
+        scheduler=scheduler,
+        clock=clock,
+        library=library,
+        max_files=cfg.limits.max_files_per_request,
+        max_active=cfg.limits.max_active_requests_per_client,
+        retry_after_s=cfg.limits.retry_after_s,
+        unavailable_tapes=cfg.unavailable_tapes,
+    )
+    return create_app(service, cfg.sitename, cfg.description, tokens), service

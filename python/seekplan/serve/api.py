@@ -1,0 +1,236 @@
+"""The HTTP side: the WLCG Tape REST API v1 under ``/api/v1``, discovery,
+the hand-written OpenAPI document, the status page and Prometheus metrics.
+
+Every error is an RFC 7807 problem document (``status``, ``title``,
+``detail``). Request bodies are read as plain JSON so that unknown fields
+(``targetedMetadata``, ``diskLifetime``, anything a client adds) are accepted
+and ignored, as the reference document requires.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import HTMLResponse
+
+from seekplan.errors import SeekplanError
+from seekplan.serve.page import render_page
+from seekplan.serve.service import ApiError, Service
+
+OPENAPI = Path(__file__).with_name("openapi.yaml")
+API = "/api/v1"
+#: The client name requests get when the service runs without tokens.
+ANONYMOUS = "anonymous"
+PROBLEM = "application/problem+json"
+
+
+def load_tokens(path: str | Path) -> dict[str, str]:
+    """Bearer tokens from a file: ``CLIENT TOKEN`` per line, ``#`` comments;
+    returns token -> client. Errors name the line."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise SeekplanError(f"{p}: cannot read ({e})") from None
+    tokens: dict[str, str] = {}
+    for n, line in enumerate(lines, start=1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        parts = text.split()
+        if len(parts) != 2:
+            raise SeekplanError(f"{p} line {n}: expected 'CLIENT TOKEN', got {len(parts)} fields")
+        client, token = parts
+        if len(token) < 16:
+            raise SeekplanError(f"{p} line {n}: token of {client!r} is shorter than 16 characters")
+        if token in tokens:
+            raise SeekplanError(f"{p} line {n}: token appears twice")
+        tokens[token] = client
+    if not tokens:
+        raise SeekplanError(f"{p}: no tokens")
+    return tokens
+
+
+def problem(status: int, title: str, detail: str | None = None, **headers: str) -> Response:
+    """An RFC 7807 response."""
+    body: dict[str, Any] = {"status": status, "title": title}
+    if detail is not None:
+        body["detail"] = detail
+    return Response(json.dumps(body), status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def _json_error(detail: str) -> ApiError:
+    return ApiError(400, "JSON Validation error", detail)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise _json_error("the body is not valid JSON") from None
+
+
+def _paths(body: Any) -> list[str]:
+    paths = body.get("paths") if isinstance(body, dict) else None
+    if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
+        raise _json_error("paths - Field does not exist or is not a valid non-empty array")
+    return paths
+
+
+def _stage_paths(body: Any) -> list[str]:
+    files = body.get("files") if isinstance(body, dict) else None
+    if not isinstance(files, list) or not files:
+        raise _json_error("files - Field does not exist or is not a valid non-empty array")
+    out = []
+    for i, f in enumerate(files):
+        path = f.get("path") if isinstance(f, dict) else None
+        if not isinstance(path, str):
+            raise _json_error(f"files[{i}].path - Field does not exist or is not a string")
+        # Ignored, but of the document's types when present.
+        if "diskLifetime" in f and not isinstance(f["diskLifetime"], str):
+            raise _json_error(f"files[{i}].diskLifetime - not an ISO 8601 duration string")
+        if "targetedMetadata" in f and not isinstance(f["targetedMetadata"], dict):
+            raise _json_error(f"files[{i}].targetedMetadata - not an object")
+        out.append(path)
+    return out
+
+
+def create_app(
+    service: Service, sitename: str, description: str, tokens: dict[str, str] | None
+) -> FastAPI:
+    """The ASGI app over ``service``; its lifespan starts and stops the service."""
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        service.start()
+        try:
+            yield
+        finally:
+            await run_in_threadpool(service.stop)
+
+    app = FastAPI(
+        title="seekplan staging service",
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_r: Request, e: ApiError) -> Response:
+        return problem(e.status, e.title, e.detail, **e.headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_r: Request, e: StarletteHTTPException) -> Response:
+        titles = {404: "Not found", 405: "Method not allowed"}
+        return problem(
+            e.status_code, titles.get(e.status_code, "Error"), str(e.detail), **(e.headers or {})
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_r: Request, e: RequestValidationError) -> Response:
+        return problem(400, "Validation error", str(e.errors()[0].get("msg")))
+
+    def client_of(request: Request) -> str:
+        if tokens is None:
+            return ANONYMOUS
+        auth = request.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        client = tokens.get(token.strip()) if scheme.lower() == "bearer" else None
+        if client is None:
+            raise ApiError(
+                401,
+                "Unauthorized",
+                "a valid bearer token is required",
+                {"WWW-Authenticate": 'Bearer realm="seekplan"'},
+            )
+        return client
+
+    async def threaded(fn: Callable[..., Any], *args: Any) -> Any:
+        return await run_in_threadpool(fn, *args)
+
+    @app.get("/.well-known/wlcg-tape-rest-api")
+    async def discovery(request: Request) -> dict[str, Any]:
+        return {
+            "sitename": sitename,
+            "description": description,
+            "endpoints": [
+                {
+                    "uri": f"{str(request.base_url).rstrip('/')}{API}",
+                    "version": "v1",
+                    "metadata": {},
+                }
+            ],
+        }
+
+    @app.get("/openapi.yaml")
+    async def openapi() -> Response:
+        return Response(OPENAPI.read_bytes(), media_type="application/yaml")
+
+    @app.post(f"{API}/stage", status_code=201)
+    async def stage(request: Request) -> Response:
+        client = client_of(request)
+        paths = _stage_paths(await _body(request))
+        rid = await threaded(service.stage, client, paths)
+        location = f"{str(request.base_url).rstrip('/')}{API}/stage/{rid}"
+        return Response(
+            json.dumps({"requestId": rid}),
+            status_code=201,
+            media_type="application/json",
+            headers={"Location": location},
+        )
+
+    @app.get(f"{API}/stage/{{request_id}}")
+    async def stage_status(request_id: str, request: Request) -> Response:
+        client = client_of(request)
+        body = service.cached_status(client, request_id)
+        if body is None:
+            body = await threaded(service.status, client, request_id)
+        return Response(body, media_type="application/json")
+
+    @app.post(f"{API}/stage/{{request_id}}/cancel")
+    async def cancel(request_id: str, request: Request) -> Response:
+        client = client_of(request)
+        paths = _paths(await _body(request))
+        await threaded(service.cancel, client, request_id, paths)
+        return Response(status_code=200)
+
+    @app.delete(f"{API}/stage/{{request_id}}")
+    async def delete(request_id: str, request: Request) -> Response:
+        await threaded(service.delete, client_of(request), request_id)
+        return Response(status_code=200)
+
+    @app.post(f"{API}/release/{{request_id}}")
+    async def release(request_id: str, request: Request) -> Response:
+        client = client_of(request)
+        paths = _paths(await _body(request))
+        await threaded(service.release, client, request_id, paths)
+        return Response(status_code=200)
+
+    @app.post(f"{API}/archiveinfo")
+    async def archiveinfo(request: Request) -> Response:
+        client_of(request)
+        paths = _paths(await _body(request))
+        return Response(json.dumps(service.archiveinfo(paths)), media_type="application/json")
+
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        return Response(generate_latest(service.stats.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/", response_class=HTMLResponse)
+    async def page() -> HTMLResponse:
+        snap = await threaded(service.snapshot)
+        return HTMLResponse(render_page(snap, sitename))
+
+    return app

@@ -1,0 +1,208 @@
+"""Backends: what actually mounts tapes and copies files to the disk buffer.
+
+The interface (:class:`Backend`) is five methods; the service calls them from
+one worker thread per drive, so each call may block for as long as the
+operation takes. A site adds its own backend by implementing them (e.g. a
+command per file) -- see docs/serve.md.
+
+:class:`SimulatedBackend` (the default) times every step by the recall
+simulator's library (load, thread, unload, rewind, robot) and a catalogued
+drive's locate model, on a clock that runs ``time_scale`` times real time, so
+the service and its demo run on any machine. :class:`LtfsBackend` reads
+mounted LTFS volumes into a buffer directory, each file as ``ltfs copy`` does
+(temporary file, fsync, rename).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from seekplan.errors import SeekplanError
+
+
+class BackendError(Exception):
+    """A file could not be staged; the message is the file's `error`."""
+
+
+@dataclass(frozen=True)
+class ReadJob:
+    """One file to copy to the buffer: where it is, and where the head is."""
+
+    path: str
+    tape: str
+    block: int
+    size: int
+    #: Block under the head before the read.
+    head: int
+
+
+class Backend(Protocol):
+    """What the service needs from a tape system."""
+
+    name: str
+
+    def mount(self, drive: int, tape: str) -> None:
+        """Loads ``tape`` into ``drive`` (empty) and makes it ready to read."""
+
+    def unmount(self, drive: int, tape: str) -> None:
+        """Rewinds and unloads ``tape`` from ``drive`` and puts it back."""
+
+    def read(self, drive: int, job: ReadJob) -> None:
+        """Copies one file from the mounted tape to the buffer; returns once
+        the copy is complete and durable; raises BackendError on failure."""
+
+    def on_disk(self) -> set[str]:
+        """Paths whose buffer copy is complete (asked once, at start-up, so
+        that a file read before a crash is not read again)."""
+
+    def evict(self, path: str) -> None:
+        """The buffer copy of ``path`` is no longer needed (released)."""
+
+
+class Clock:
+    """Virtual seconds since start, running ``scale`` times real time."""
+
+    def __init__(self, scale: float) -> None:
+        self.scale = scale
+        self.t0 = time.monotonic()
+        self.stop = threading.Event()
+
+    def now(self) -> float:
+        """Virtual seconds since the clock started."""
+        return (time.monotonic() - self.t0) * self.scale
+
+    def sleep(self, seconds: float) -> None:
+        """Waits ``seconds`` of virtual time (returns early when stopping)."""
+        if seconds > 0:
+            self.stop.wait(seconds / self.scale)
+
+
+class SimulatedBackend:
+    """A tape library in simulated time: the recall config's drives and
+    robot, a catalogued drive's locates, reads at the library's rate.
+
+    The "buffer" is a read log (``reads.log`` in the buffer directory): one
+    line per file read, appended and flushed once the read is complete, so a
+    crashed service knows what it already has. Evictions are logged too."""
+
+    name = "simulated"
+
+    def __init__(
+        self, library: dict[str, Any], drive_model: Any, clock: Clock, buffer: Path
+    ) -> None:
+        self.lib = library
+        self.model = drive_model
+        self.clock = clock
+        self.rate_bps = float(library["rate_mb_s"]) * 1e6
+        robot = library["robot"]
+        self.arms = threading.Semaphore(max(1, int(robot["arms"])))
+        self.fetch_s = float(robot["fetch_s"])
+        self.return_s = float(robot["return_s"])
+        buffer.mkdir(parents=True, exist_ok=True)
+        self.log_path = buffer / "reads.log"
+        self._log_lock = threading.Lock()
+        self._log = self.log_path.open("a", encoding="utf-8")
+
+    def _robot(self, seconds: float) -> None:
+        with self.arms:
+            self.clock.sleep(seconds)
+
+    def mount(self, drive: int, tape: str) -> None:
+        """Robot fetch, load and thread times."""
+        self._robot(self.fetch_s)
+        self.clock.sleep(float(self.lib["load_s"]) + float(self.lib["thread_s"]))
+
+    def unmount(self, drive: int, tape: str) -> None:
+        """Rewind and unload times, then the robot puts the cartridge back."""
+        self.clock.sleep(float(self.lib["rewind_s"]) + float(self.lib["unload_s"]))
+        self._robot(self.return_s)
+
+    def read(self, drive: int, job: ReadJob) -> None:
+        """Locate (drive model) and transfer (library rate) times, then one log line."""
+        self.clock.sleep(self.model.locate(job.head, job.block) + job.size / self.rate_bps)
+        if self.clock.stop.is_set():
+            raise BackendError("service stopping")
+        with self._log_lock:
+            self._log.write(f"read\t{job.path}\n")
+            self._log.flush()
+
+    def on_disk(self) -> set[str]:
+        """Paths read and not evicted, from the log."""
+        held: set[str] = set()
+        with self.log_path.open(encoding="utf-8") as f:
+            for line in f:
+                what, _, path = line.rstrip("\n").partition("\t")
+                if what == "read":
+                    held.add(path)
+                elif what == "evict":
+                    held.discard(path)
+        return held
+
+    def evict(self, path: str) -> None:
+        """Logs the eviction."""
+        with self._log_lock:
+            self._log.write(f"evict\t{path}\n")
+            self._log.flush()
+
+    def close(self) -> None:
+        """Closes the log."""
+        with self._log_lock:
+            self._log.close()
+
+
+class LtfsBackend:
+    """Mounted LTFS volumes (``root/<tape>/...``, e.g. by a site's mount
+    script or the library's LTFS LE) copied file by file into ``buffer``
+    the way ``seekplan ltfs copy`` copies: to a temporary file, synced, then
+    renamed, so a file in the buffer is always whole. The service's catalog
+    for this backend comes from the volumes' LTFS attributes
+    (:func:`seekplan.serve.catalog.ltfs_catalog`), so catalog paths are
+    ``/<tape>/<path in the volume>``."""
+
+    name = "ltfs"
+
+    def __init__(self, root: Path, buffer: Path) -> None:
+        self.root = root
+        self.buffer = buffer
+        buffer.mkdir(parents=True, exist_ok=True)
+
+    def _dest(self, path: str) -> Path:
+        return self.buffer / path.lstrip("/")
+
+    def mount(self, drive: int, tape: str) -> None:
+        """The volume must be mounted under the root."""
+        if not (self.root / tape).is_dir():
+            raise BackendError(f"LTFS volume {tape} is not mounted under {self.root}")
+
+    def unmount(self, drive: int, tape: str) -> None:
+        """Nothing: volumes stay mounted (the site's LTFS manages the drives)."""
+
+    def read(self, drive: int, job: ReadJob) -> None:
+        """Copies the file (temporary, fsync, rename)."""
+        from seekplan.ltfs import STATE_DIR, copy_file
+
+        try:
+            copy_file(
+                self.root / job.path.lstrip("/"), self._dest(job.path), self.buffer / STATE_DIR
+            )
+        except SeekplanError as e:
+            raise BackendError(str(e)) from None
+
+    def on_disk(self) -> set[str]:
+        """Whole files in the buffer (temporaries live in the reserved directory)."""
+        from seekplan.ltfs import STATE_DIR
+
+        out = set()
+        for p in self.buffer.rglob("*"):
+            rel = p.relative_to(self.buffer)
+            if p.is_file() and rel.parts[0] != STATE_DIR:
+                out.add("/" + rel.as_posix())
+        return out
+
+    def evict(self, path: str) -> None:
+        """Deletes the buffer copy."""
+        self._dest(path).unlink(missing_ok=True)

@@ -1,0 +1,136 @@
+"""Where each stageable file lives: path -> tape, first block, size.
+
+A site exports it from its tape system as CSV with the header
+``path,tape,block,size`` (block: the file's first logical block on its tape;
+size in bytes), or it is read from mounted LTFS volumes (one directory per
+tape, each file's ``ltfs.startblock`` extended attribute). Errors name the
+line and column; paths are sanitised as the API sanitises client paths, so a
+catalog path and a requested one compare equal when they name the same file.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from seekplan.errors import SeekplanError
+from seekplan.io import MAX_INT, check_header, strip_bom
+
+COLUMNS = ("path", "tape", "block", "size")
+_SLASHES = re.compile(r"/{2,}")
+
+
+def sanitise(path: str) -> str:
+    """The path as the service keys it: duplicate slashes collapsed and a
+    trailing slash dropped (the reference document's example of sanitising)."""
+    p = _SLASHES.sub("/", path.strip())
+    if len(p) > 1:
+        p = p.rstrip("/")
+    return p
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalogued file."""
+
+    path: str
+    tape: str
+    block: int
+    size: int
+
+
+class Catalog:
+    """The catalog: entries by sanitised path, and the tapes in first-seen order."""
+
+    def __init__(self, entries: Iterable[Entry]) -> None:
+        self.by_path: dict[str, Entry] = {}
+        self.tapes: list[str] = []
+        self.tape_index: dict[str, int] = {}
+        for e in entries:
+            self.by_path[e.path] = e
+            if e.tape not in self.tape_index:
+                self.tape_index[e.tape] = len(self.tapes)
+                self.tapes.append(e.tape)
+
+    def __len__(self) -> int:
+        return len(self.by_path)
+
+    def get(self, path: str) -> Entry | None:
+        """The entry of a (sanitised) path, or None."""
+        return self.by_path.get(path)
+
+
+def _field(row: dict[str, str], name: str, where: str) -> int:
+    value = (row.get(name) or "").strip()
+    try:
+        number = int(value)
+    except ValueError:
+        raise SeekplanError(f"{where}: column {name!r}: {value!r} is not an integer") from None
+    if number < 0 or number > MAX_INT:
+        raise SeekplanError(f"{where}: column {name!r}: {number} is out of range 0..{MAX_INT}")
+    return number
+
+
+def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
+    """A catalog from CSV text; the first bad line is an error naming it."""
+    reader = csv.DictReader(strip_bom(lines))
+    try:
+        check_header(reader.fieldnames or [], COLUMNS, origin)
+        entries: dict[str, Entry] = {}
+        for row in reader:
+            where = f"{origin} line {reader.line_num}"
+            if None in row:
+                raise SeekplanError(f"{where}: more fields than the header has columns")
+            raw_path = (row.get("path") or "").strip()
+            if not raw_path.startswith("/"):
+                raise SeekplanError(f"{where}: column 'path': {raw_path!r} is not an absolute path")
+            path = sanitise(raw_path)
+            tape = (row.get("tape") or "").strip()
+            if not tape:
+                raise SeekplanError(f"{where}: column 'tape' is empty")
+            if path in entries:
+                raise SeekplanError(f"{where}: path {path!r} appears twice")
+            entries[path] = Entry(
+                path, tape, _field(row, "block", where), _field(row, "size", where)
+            )
+    except csv.Error as e:
+        raise SeekplanError(f"{origin} line {reader.line_num}: malformed CSV: {e}") from None
+    if not entries:
+        raise SeekplanError(f"{origin}: no files (expected a header {','.join(COLUMNS)} and rows)")
+    return Catalog(entries.values())
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Reads a catalog CSV file."""
+    p = Path(path)
+    try:
+        with p.open(newline="", encoding="utf-8") as f:
+            return parse_catalog(f, str(p))
+    except (OSError, UnicodeDecodeError) as e:
+        raise SeekplanError(f"{p}: cannot read ({e})") from None
+
+
+def ltfs_catalog(root: str | Path, prefix: str = "/") -> Catalog:
+    """A catalog of mounted LTFS volumes: each directory under ``root`` is one
+    tape (named after the directory) and its files are catalogued as
+    ``prefix/<tape>/<path in the volume>`` with their LTFS start block."""
+    from seekplan.ltfs import DATA_PARTITION, scan
+
+    base = Path(root)
+    if not base.is_dir():
+        raise SeekplanError(f"{base}: not a directory of mounted LTFS volumes")
+    entries = []
+    for volume in sorted(p for p in base.iterdir() if p.is_dir()):
+        for f in scan(volume):
+            if f.link is None and f.partition == DATA_PARTITION:
+                entries.append(
+                    Entry(
+                        sanitise(f"{prefix}/{volume.name}/{f.path}"), volume.name, f.block, f.size
+                    )
+                )
+    if not entries:
+        raise SeekplanError(f"{base}: no files on any volume")
+    return Catalog(entries)

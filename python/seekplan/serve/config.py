@@ -1,0 +1,149 @@
+"""`seekplan serve --config stage.yaml`: everything the command-line options do
+not set. Checked like every other config: unknown or bad fields are one error
+naming the file, the field and the value. The ``library`` and ``policy``
+sections are the recall simulator's (``seekplan schema recall``): the core
+checks them and fills in its defaults (the dCache paper's T10000D library).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from seekplan import _core
+from seekplan.config import load_yaml, validate
+from seekplan.errors import SeekplanError
+from seekplan.ordering import ALGORITHMS
+
+LOOPBACK = "127.0.0.1"
+
+
+class Limits(BaseModel):
+    """Caps on what one client may ask for; past them the answer is 429 with
+    Retry-After."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: Files in one stage request.
+    max_files_per_request: int = Field(default=200_000, ge=1)
+    #: Requests of one client not yet completed (nor deleted).
+    max_active_requests_per_client: int = Field(default=1_000, ge=1)
+    #: Seconds a refused client is told to wait.
+    retry_after_s: int = Field(default=60, ge=1)
+
+
+class StageConfig(BaseModel):
+    """The service's settings; every field has a default except the catalog."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    #: The endpoint's identifier in discovery (`sitename`).
+    sitename: str = "seekplan-tape"
+    #: Human-readable description in discovery.
+    description: str = "seekplan tape-aware staging service"
+    #: Catalog CSV (path,tape,block,size); or `ltfs_root` for LTFS volumes.
+    catalog: str | None = None
+    #: A directory of mounted LTFS volumes (one per tape) to catalog and read.
+    ltfs_root: str | None = None
+    #: SQLite file or postgresql:// URL.
+    db: str = "seekplan-stage.db"
+    #: fsync every SQLite commit (survives power loss, not only a crash).
+    full_sync: bool = False
+    #: Address to listen on: loopback unless told otherwise.
+    host: str = LOOPBACK
+    #: TCP port.
+    port: int = Field(default=8080, ge=0, le=65535)
+    #: Where staged files go (the simulated backend keeps its read log there).
+    buffer: str | None = None
+    #: simulated (default: drives and robot of `library`) or ltfs.
+    backend: Literal["simulated", "ltfs"] = "simulated"
+    #: Simulated time runs this many times faster than real time.
+    time_scale: float = Field(default=1.0, gt=0)
+    #: Catalogued drive whose locate model orders reads and times locates.
+    drive: str = "lto9"
+    #: Ordering algorithm for the reads on a mounted tape.
+    order: str = "best"
+    #: Which tape's files go to the drives next: `fifo` (arrival order, as
+    #: dCache's bulk service) or a recall strategy of `seekplan schema recall`
+    #: (e.g. {name: by-tapes, tapes: 2}).
+    policy: str | dict[str, Any] = Field(default_factory=lambda: {"name": "by-tapes", "tapes": 2})
+    #: The recall simulator's library section (drives, rates, robot, queue).
+    library: dict[str, Any] = Field(default_factory=dict)
+    #: Tapes out of service: their files' locality is UNAVAILABLE and stage
+    #: requests for them fail at once.
+    unavailable_tapes: list[str] = Field(default_factory=list)
+    #: Bearer tokens file (`client token` per line); none: no authentication.
+    tokens: str | None = None
+    #: Caps per request and per client.
+    limits: Limits = Field(default_factory=Limits)
+
+    @field_validator("order")
+    @classmethod
+    def _known_order(cls, v: str) -> str:
+        if v not in ALGORITHMS:
+            raise ValueError(f"unknown ordering algorithm; choose one of {', '.join(ALGORITHMS)}")
+        return v
+
+    def strategy(self) -> dict[str, Any]:
+        """The recall strategy behind ``policy`` (`fifo` is by-dataset: requests
+        passed on in arrival order)."""
+        if self.policy == "fifo":
+            return {"name": "by-dataset"}
+        if isinstance(self.policy, str):
+            return {"name": self.policy}
+        return dict(self.policy)
+
+    def recall(self) -> dict[str, Any]:
+        """The recall config (library and strategy) as the core checked and
+        completed it."""
+        try:
+            data = {"library": self.library, "strategy": self.strategy()}
+            return json.loads(_core.recall_config(json.dumps(data)))
+        except ValueError as e:
+            raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
+
+
+def stage_config(data: Any, origin: str = "config") -> StageConfig:
+    """A checked config; the library and policy sections are checked by the core."""
+    cfg = validate(StageConfig, data, origin)
+    try:
+        cfg.recall()
+    except SeekplanError as e:
+        raise SeekplanError(f"{origin}: {e}") from None
+    return cfg
+
+
+def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> StageConfig:
+    """The config file (relative paths resolved against it) with the
+    command-line ``overrides`` (None values are not given) applied on top."""
+    data: dict[str, Any] = {}
+    origin = "command line"
+    if path is not None:
+        p = Path(path)
+        raw = load_yaml(p)
+        if raw is not None and not isinstance(raw, dict):
+            raise SeekplanError(f"{p}: expected a mapping of settings, got {type(raw).__name__}")
+        data = dict(raw or {})
+        for key in ("catalog", "ltfs_root", "buffer", "tokens", "db"):
+            value = data.get(key)
+            if isinstance(value, str) and "://" not in value and not Path(value).is_absolute():
+                data[key] = str(p.parent / value)
+        origin = str(p)
+    for key, value in overrides.items():
+        if value is not None and key != "drives":
+            data[key] = value
+    if overrides.get("drives") is not None:
+        library = data.get("library")
+        data["library"] = {
+            **(library if isinstance(library, dict) else {}),
+            "drives": overrides["drives"],
+        }
+    cfg = stage_config(data, origin)
+    if cfg.catalog is None and cfg.ltfs_root is None:
+        raise SeekplanError(f"{origin}: catalog: give a catalog CSV (--catalog) or ltfs_root")
+    if cfg.backend == "ltfs" and cfg.ltfs_root is None:
+        raise SeekplanError(f"{origin}: backend: 'ltfs' needs ltfs_root (the mounted volumes)")
+    return cfg

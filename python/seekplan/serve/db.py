@@ -1,0 +1,140 @@
+"""The service's database: SQLite in WAL mode by default, PostgreSQL (psycopg 3)
+as an option, through SQLAlchemy 2 Core; the schema is created and upgraded
+by alembic migrations (``migrations/``) when the service starts.
+
+Each request row keeps its files' counts per state, updated in the same
+transaction as the files, so a status poll reads one row (and the files of
+that request through an index) instead of counting a table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from seekplan.errors import SeekplanError
+
+metadata = sa.MetaData()
+
+#: File states of the WLCG Tape REST API (v1 reference document, p. 15).
+SUBMITTED, STARTED, CANCELLED, FAILED, COMPLETED = (
+    "SUBMITTED",
+    "STARTED",
+    "CANCELLED",
+    "FAILED",
+    "COMPLETED",
+)
+STATES = (SUBMITTED, STARTED, CANCELLED, FAILED, COMPLETED)
+TERMINAL = frozenset({CANCELLED, FAILED, COMPLETED})
+#: The request column that counts each state.
+COUNT_COLUMN = {s: f"n_{s.lower()}" for s in STATES}
+
+requests = sa.Table(
+    "requests",
+    metadata,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("client", sa.String(200), nullable=False, index=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("completed_at", sa.Float, nullable=True),
+    sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("n_files", sa.Integer, nullable=False),
+    *(sa.Column(c, sa.Integer, nullable=False) for c in COUNT_COLUMN.values()),
+    sa.Index("requests_client", "client"),
+)
+
+files = sa.Table(
+    "files",
+    metadata,
+    sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True),
+    sa.Column("request_id", sa.String(36), sa.ForeignKey("requests.id"), nullable=False),
+    sa.Column("path", sa.Text, nullable=False),
+    sa.Column("tape", sa.String(200), nullable=True),
+    sa.Column("block", sa.BigInteger, nullable=True),
+    sa.Column("size", sa.BigInteger, nullable=True),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("started_at", sa.Float, nullable=True),
+    sa.Column("finished_at", sa.Float, nullable=True),
+    sa.Column("released", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Index("files_request", "request_id"),
+    sa.Index("files_state", "state"),
+)
+
+#: Files on the disk buffer, with how many unreleased staged files pin them.
+disk = sa.Table(
+    "disk",
+    metadata,
+    sa.Column("path", sa.Text, primary_key=True),
+    sa.Column("pins", sa.Integer, nullable=False),
+    sa.Column("staged_at", sa.Float, nullable=False),
+)
+
+
+def database_url(db: str) -> str:
+    """A SQLAlchemy URL: ``postgresql://...`` (run through psycopg 3) as given,
+    anything else is a SQLite file path."""
+    if db.startswith(("postgresql://", "postgresql+psycopg://", "postgres://")):
+        rest = db.split("://", 1)[1]
+        return f"postgresql+psycopg://{rest}"
+    if db.startswith("sqlite:"):
+        return db
+    return f"sqlite:///{Path(db).expanduser()}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cur = dbapi_connection.cursor()
+    # WAL: readers (status polls) never wait for the writer. NORMAL sync in
+    # WAL mode loses no committed transaction when the process dies (kill -9);
+    # only a power loss can drop the last ones (set sync: full for that).
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def _sqlite_full_sync(dbapi_connection: Any, _record: Any) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.close()
+
+
+def connect(db: str, full_sync: bool = False) -> Engine:
+    """An engine for ``db`` (a SQLite path or a PostgreSQL URL), migrated to
+    the newest schema."""
+    url = database_url(db)
+    try:
+        if url.startswith("sqlite"):
+            engine = sa.create_engine(
+                url,
+                connect_args={"check_same_thread": False},
+                pool_size=8,
+                max_overflow=8,
+            )
+            sa.event.listen(engine, "connect", _sqlite_pragmas)
+            if full_sync:
+                sa.event.listen(engine, "connect", _sqlite_full_sync)
+        else:
+            engine = sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+        migrate(engine)
+    except sa.exc.SQLAlchemyError as e:
+        raise SeekplanError(f"database {db}: {e.__class__.__name__}: {e.args[0]}") from None
+    except ModuleNotFoundError as e:
+        raise SeekplanError(f"database {db}: {e} (install seekplan[serve])") from None
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Brings the schema to alembic's head revision (creates it on a new database)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

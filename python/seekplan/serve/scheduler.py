@@ -1,0 +1,370 @@
+"""Which file a drive reads next: the requester, the tape-system queue and the
+per-tape read plans.
+
+Three layers, as in the recall simulator (Morschel et al., Figure 3):
+
+1. The **requester** holds the files clients asked for and decides which to
+   pass on to the tape system, and when: one of the recall simulator's
+   strategies, run live by the core (``_core.Requester``); `fifo` is its
+   by-dataset strategy: arrival order, as dCache's bulk service.
+2. The **tape-system queue** holds at most ``queue_size`` files passed on,
+   grouped per tape. A drive whose tape has no more queued files takes the
+   unheld tape with the most queued bytes (ties: the oldest queued file), as
+   the core's library does (``library/system.rs``).
+3. A drive that takes a tape orders the tape's queued files once with the
+   core's ordering (``best`` by default) from the head's position; files
+   queued for its tape meanwhile are inserted into the plan where they add
+   least locate time (cheapest insertion), or, when many arrived, the rest
+   of the plan is ordered again.
+
+Everything here runs under one lock held by the caller (:class:`Scheduler`
+methods are called with ``Scheduler.lock`` held, except :meth:`Scheduler.order`,
+which does the CPU work of ordering outside it).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from seekplan import _core
+from seekplan.serve.catalog import Catalog
+
+#: Past this many files queued for a tape whose plan is running (or a quarter
+#: of the plan), the rest of the plan is ordered again instead of inserting
+#: each file: cheapest insertion costs O(plan) locates per file.
+INSERT_LIMIT = 200
+
+
+@dataclass
+class Job:
+    """One tape file to read, wanted by one or more request files (rows)."""
+
+    path: str
+    tape: int
+    block: int
+    size: int
+    #: Request file rows waiting for this read: file id -> (request id, state).
+    rows: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: Arrival sequence number: the job's key in the requester (smaller is older).
+    seq: int = 0
+
+
+class Requester(Protocol):
+    """The requester: files arrive, and the strategy releases them to the tape system."""
+
+    def arrive(self, job: Job, now: float) -> None:
+        """A file is requested at ``now`` (virtual seconds)."""
+
+    def take(self, now: float) -> int | None:
+        """The key (``seq``) of the next file to pass on, if the strategy releases one now."""
+
+    def next_wake(self) -> float | None:
+        """Virtual seconds after which to ask again although nothing happened."""
+
+
+class CoreRequester:
+    """The core's live requester (``_core.Requester``): a recall strategy,
+    the same code the recall simulations run."""
+
+    def __init__(
+        self, strategy: dict[str, Any], capacity: list[int], used: list[int], seed: int
+    ) -> None:
+        self.inner = _core.Requester(json.dumps(strategy), capacity, used, seed)
+
+    def arrive(self, job: Job, now: float) -> None:
+        """Hands the file to the strategy under its key."""
+        self.inner.arrive(job.seq, job.tape, job.block, job.size, now)
+
+    def take(self, now: float) -> int | None:
+        """The key of the file the strategy releases now, if any."""
+        out = self.inner.take(now)
+        return None if out is None else out[0]
+
+    def next_wake(self) -> float | None:
+        """When the strategy's time-based rules want to be asked again."""
+        return self.inner.next_wake()
+
+
+def make_requester(
+    strategy: dict[str, Any], catalog: Catalog, block_bytes: int, capacity: int, seed: int
+) -> Requester:
+    """The requester for a recall strategy (as the core checked it; `fifo`
+    is by-dataset, arrival order). Tapes hold ``capacity`` bytes; a tape's
+    used bytes are taken as the end of its last catalogued file (strategies
+    that weigh requested volume against them use both)."""
+    used = [0] * len(catalog.tapes)
+    for e in catalog.by_path.values():
+        t = catalog.tape_index[e.tape]
+        used[t] = max(used[t], e.block * block_bytes + e.size)
+    return CoreRequester(strategy, [max(capacity, u) for u in used], used, seed)
+
+
+@dataclass
+class TapeQueue:
+    """Files of one tape in the tape-system queue."""
+
+    jobs: dict[str, Job] = field(default_factory=dict)
+    bytes: int = 0
+    #: Drive holding the tape (reading it or about to), or None.
+    holder: int | None = None
+
+    def oldest(self) -> int:
+        """Arrival sequence number of the oldest queued file."""
+        return min(j.seq for j in self.jobs.values())
+
+
+@dataclass
+class DriveState:
+    """What a drive is doing, as the scheduler sees it."""
+
+    index: int
+    #: Tape in the drive (mounted), or None.
+    mounted: int | None = None
+    #: Tape the drive holds: mounted or being mounted.
+    held: int | None = None
+    #: Block under the head.
+    head: int = 0
+    plan: list[Job] = field(default_factory=list)
+    current: Job | None = None
+    #: Short word for the status page: empty, mounting, reading, idle, unmounting, planning.
+    activity: str = "empty"
+    #: MB/s of the last read (locate included).
+    rate_mb_s: float = 0.0
+    planning: bool = False
+
+
+@dataclass
+class Action:
+    """What a drive worker does next."""
+
+    kind: str  # "read", "switch" (unmount if any, mount tape), "plan"
+    job: Job | None = None
+    tape: int | None = None
+    batch: list[Job] | None = None
+
+
+class Scheduler:
+    """The requester, the tape-system queue and the drives' plans."""
+
+    def __init__(
+        self,
+        requester: Requester,
+        tape_names: list[str],
+        drive_model: Any,
+        algo: str,
+        queue_size: int,
+        drives: int,
+    ) -> None:
+        self.lock = threading.Lock()
+        self.wake = threading.Condition(self.lock)
+        self.requester = requester
+        self.tape_names = tape_names
+        self.model = drive_model
+        self.block_bytes = int(drive_model.block_bytes)
+        self.algo = algo
+        self.queue_size = queue_size
+        self.tapes = [TapeQueue() for _ in tape_names]
+        self.drives = [DriveState(i) for i in range(drives)]
+        #: Live jobs by path (requested, not yet read nor cancelled).
+        self.jobs: dict[str, Job] = {}
+        #: Jobs still in the requester, by key.
+        self.in_requester: dict[int, Job] = {}
+        #: Files passed on to the tape system and not yet read.
+        self.in_system = 0
+        self.seq = 0
+
+    # ---- arrivals and cancellations -------------------------------------
+
+    def arrive(self, job: Job, now: float) -> None:
+        """A new job (its path not live yet) enters the requester."""
+        self.seq += 1
+        job.seq = self.seq
+        self.jobs[job.path] = job
+        self.in_requester[job.seq] = job
+        self.requester.arrive(job, now)
+
+    def drop(self, path: str) -> None:
+        """The job of ``path`` is no longer wanted (all its rows were cancelled)."""
+        job = self.jobs.pop(path, None)
+        if job is None:
+            return
+        if self.in_requester.pop(job.seq, None) is not None:
+            return  # the requester's key is skipped when taken
+        q = self.tapes[job.tape]
+        if q.jobs.pop(path, None) is not None:
+            q.bytes -= job.size
+            self.in_system -= 1
+            return
+        for d in self.drives:
+            if job in d.plan:
+                d.plan.remove(job)
+                self.in_system -= 1
+                return
+        # Being read: finished() finds it gone.
+
+    # ---- the tape system ------------------------------------------------
+
+    def refill(self, now: float) -> None:
+        """Passes files from the requester to the tape-system queue while it has room."""
+        while self.in_system < self.queue_size:
+            key = self.requester.take(now)
+            if key is None:
+                return
+            job = self.in_requester.pop(key, None)
+            if job is None:
+                continue  # cancelled while in the requester
+            q = self.tapes[job.tape]
+            q.jobs[job.path] = job
+            q.bytes += job.size
+            self.in_system += 1
+
+    def _most_relevant(self) -> int | None:
+        best: tuple[int, int] | None = None
+        tape = None
+        for t, q in enumerate(self.tapes):
+            if q.holder is None and q.jobs:
+                key = (q.bytes, -q.oldest())
+                if best is None or key > best:
+                    best, tape = key, t
+        return tape
+
+    def end_block(self, job: Job) -> int:
+        """The block after the file's last one."""
+        return job.block + max(1, math.ceil(job.size / self.block_bytes))
+
+    def next_action(self, d: int, now: float) -> Action | None:
+        """What drive ``d`` does next, or None (nothing to do now)."""
+        self.refill(now)
+        drive = self.drives[d]
+        if drive.planning:
+            return None
+        if drive.held is not None:
+            q = self.tapes[drive.held]
+            if q.jobs and drive.plan and len(q.jobs) <= min(INSERT_LIMIT, len(drive.plan) // 4 + 1):
+                for job in list(q.jobs.values()):
+                    self._insert(drive, job)
+                q.jobs.clear()
+                q.bytes = 0
+            elif q.jobs:
+                batch = drive.plan + list(q.jobs.values())
+                q.jobs.clear()
+                q.bytes = 0
+                drive.plan = []
+                drive.planning = True
+                drive.activity = "planning"
+                return Action("plan", tape=drive.held, batch=batch)
+            if drive.plan:
+                job = drive.plan.pop(0)
+                drive.current = job
+                drive.activity = "reading"
+                return Action("read", job=job, tape=drive.held)
+        t = self._most_relevant()
+        if t is None:
+            drive.activity = "idle" if drive.mounted is not None else "empty"
+            return None
+        if drive.held is not None:
+            self.tapes[drive.held].holder = None
+        self.tapes[t].holder = d
+        drive.held = t
+        if drive.mounted == t:
+            return self.next_action(d, now)
+        drive.activity = "mounting"
+        return Action("switch", tape=t)
+
+    def _insert(self, drive: DriveState, job: Job) -> None:
+        loc = self.model.locate
+        best_i, best_c = 0, math.inf
+        prev = drive.head
+        end = self.end_block(job)
+        for i, nxt in enumerate(drive.plan):
+            c = loc(prev, job.block) + loc(end, nxt.block) - loc(prev, nxt.block)
+            if c < best_c:
+                best_i, best_c = i, c
+            prev = self.end_block(nxt)
+        if loc(prev, job.block) < best_c:
+            best_i = len(drive.plan)
+        drive.plan.insert(best_i, job)
+
+    def order(self, batch: list[Job], head: int) -> list[Job]:
+        """``batch`` in the core's read order from block ``head`` (called
+        without the lock: it is the CPU-heavy step)."""
+        if len(batch) <= 1:
+            return list(batch)
+        out = _core.order(
+            self.model,
+            [j.block for j in batch],
+            [j.size for j in batch],
+            self.algo,
+            start=head,
+            bound=False,
+        )
+        return [batch[i] for i in out["order"]]
+
+    def install(self, d: int, plan: list[Job]) -> None:
+        """The ordered plan of drive ``d`` (files cancelled meanwhile left out)."""
+        drive = self.drives[d]
+        dropped = [j for j in plan if j.path not in self.jobs]
+        self.in_system -= len(dropped)
+        drive.plan = [j for j in plan if j.path in self.jobs]
+        drive.planning = False
+
+    def mounted(self, d: int, tape: int) -> None:
+        """Drive ``d`` has ``tape`` mounted, head at the beginning."""
+        drive = self.drives[d]
+        drive.mounted = tape
+        drive.head = 0
+
+    def unmounted(self, d: int) -> None:
+        """Drive ``d`` is empty."""
+        self.drives[d].mounted = None
+
+    def finished(self, d: int, job: Job) -> bool:
+        """Drive ``d`` finished reading ``job``; whether the job was still
+        wanted (False: every row was cancelled while it was read)."""
+        drive = self.drives[d]
+        drive.current = None
+        drive.head = self.end_block(job)
+        self.in_system -= 1
+        if self.jobs.get(job.path) is job:
+            del self.jobs[job.path]
+            return True
+        return False
+
+    def tape_views(self) -> list[dict[str, Any]]:
+        """Per-tape queues for the status page: queued files, bytes, holder."""
+        out = []
+        for t, q in enumerate(self.tapes):
+            holder = q.holder
+            planned = self.drives[holder].plan if holder is not None else []
+            if not q.jobs and not planned:
+                continue
+            out.append(
+                {
+                    "tape": self.tape_names[t],
+                    "queued": len(q.jobs),
+                    "planned": len(planned),
+                    "bytes": q.bytes + sum(j.size for j in planned),
+                    "drive": holder,
+                    "plan": planned,
+                    "head": self.drives[holder].head if holder is not None else 0,
+                }
+            )
+        out.sort(key=lambda v: (v["drive"] is None, -v["bytes"]))
+        return out
+
+    def estimate_s(self, plan: Iterable[Job], head: int, rate_bps: float) -> float:
+        """Seconds to read ``plan`` in order from ``head`` (drive locates, library rate)."""
+        total = 0.0
+        for job in plan:
+            total += self.model.locate(head, job.block) + job.size / rate_bps
+            head = self.end_block(job)
+        return total
+
+    def waiting(self) -> int:
+        """Files requested and not yet read (in the requester or the tape system)."""
+        return len(self.jobs)

@@ -1,0 +1,127 @@
+"""Shared pieces of the `seekplan serve` tests: a catalog, a throwaway
+PostgreSQL 15 cluster, and a real server in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+#: Tapes and files of the test catalog: 4 tapes, files interleaved so that
+#: arrival order (FIFO) keeps switching tapes.
+TAPES = ("T0", "T1", "T2", "T3")
+FILES_PER_TAPE = 12
+
+
+def write_catalog(path: Path, tapes: tuple[str, ...] = TAPES, per_tape: int = FILES_PER_TAPE):
+    """A catalog CSV; returns the paths in interleaved (tape-switching) order."""
+    rows, order = [], []
+    for i in range(per_tape):
+        for t, tape in enumerate(tapes):
+            p = f"/data/{tape}/f{i:04d}"
+            # 2 GB files spread along an LTO-9 tape (blocks of 512 KiB).
+            rows.append(f"{p},{tape},{(per_tape - i) * 40_000 + t * 7},{2_000_000_000}")
+            order.append(p)
+    rows.append("/data/empty,T0,0,0")
+    path.write_text("path,tape,block,size\n" + "\n".join(rows) + "\n")
+    return order
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Postgres:
+    """A PostgreSQL 15 cluster in a temporary directory, reached by its socket."""
+
+    def __init__(self) -> None:
+        if not (PG_BIN / "initdb").exists():
+            pytest.fail(f"PostgreSQL 15 is expected at {PG_BIN} (Debian package postgresql-15)")
+        self.dir = Path(tempfile.mkdtemp(prefix="seekplan-pg-"))
+        self.port = free_port()
+        # initdb refuses to run as root: the cluster runs as 'nobody' then.
+        self.user = "nobody" if os.geteuid() == 0 else None
+        if self.user is not None:
+            shutil.chown(self.dir, self.user)
+        data = self.dir / "data"
+        self._run(PG_BIN / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        opts = f"-k {self.dir} -p {self.port} -c listen_addresses='' -c fsync=off"
+        self._run(PG_BIN / "pg_ctl", "-D", data, "-o", opts, "-l", self.dir / "log", "-w", "start")
+
+    def _run(self, *args: object) -> None:
+        out = subprocess.run(
+            [str(a) for a in args], capture_output=True, text=True, user=self.user, timeout=120
+        )
+        if out.returncode != 0:
+            pytest.fail(f"{args[0]} failed ({out.returncode}): {out.stderr or out.stdout}")
+
+    def url(self, db: str = "postgres") -> str:
+        """A postgresql:// URL of database ``db`` over the socket."""
+        return f"postgresql://postgres@/{db}?host={self.dir}&port={self.port}"
+
+    def fresh(self) -> str:
+        """A new empty database; its URL."""
+        import psycopg
+
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(host=str(self.dir), port=self.port, user="postgres",
+                             dbname="postgres", autocommit=True) as conn:  # fmt: skip
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stops the cluster and removes its directory."""
+        self._run(PG_BIN / "pg_ctl", "-D", self.dir / "data", "-m", "fast", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextmanager
+def server(config: Path, env_port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """`seekplan serve --config CONFIG` in a subprocess, up and answering."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "seekplan", "serve", "--config", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_up(proc, env_port)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def wait_up(proc: subprocess.Popen[bytes], port: int, timeout: float = 60) -> None:
+    """Waits until the server answers discovery (fails if it exits first)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            pytest.fail(f"server exited with {proc.returncode}: {err}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/.well-known/wlcg-tape-rest-api", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    pytest.fail("server did not come up")
