@@ -133,6 +133,11 @@ class Lifecycle(RuleBasedStateMachine):
         self.client = TestClient(self.app)
         self.client.__enter__()
         self.seen: dict[str, dict[str, str]] = {}
+        # What each request asked for, in creation order: the rules draw
+        # from these (never from the server's timing-dependent answers or
+        # from random request ids), so Hypothesis can replay a run.
+        self.order: list[str] = []
+        self.asked: dict[str, list[str]] = {}
         self.deleted: set[str] = set()
 
     def teardown(self):
@@ -146,17 +151,18 @@ class Lifecycle(RuleBasedStateMachine):
         assert r.status_code == 201
         rid = r.json()["requestId"]
         self.seen[rid] = {}
+        self.order.append(rid)
+        self.asked[rid] = sorted({f["path"] for f in files})
         self.poll_one(rid)
 
     def live(self):
-        return sorted(set(self.seen) - self.deleted)
+        return [rid for rid in self.order if rid not in self.deleted]
 
     @precondition(lambda self: self.live())
     @rule(data=st.data())
     def cancel(self, data):
         rid = data.draw(st.sampled_from(self.live()))
-        paths = sorted(self.seen[rid]) or ["/x"]
-        chosen = data.draw(st.lists(st.sampled_from(paths), min_size=1, max_size=3))
+        chosen = data.draw(st.lists(st.sampled_from(self.asked[rid]), min_size=1, max_size=3))
         before = self.poll_one(rid)
         r = self.client.post(f"{API}/stage/{rid}/cancel", json={"paths": chosen})
         assert r.status_code == 200
@@ -188,7 +194,7 @@ class Lifecycle(RuleBasedStateMachine):
     @rule(data=st.data())
     def release(self, data):
         rid = data.draw(st.sampled_from(self.live()))
-        paths = sorted(self.seen[rid]) or ["/x"]
+        paths = self.asked[rid]
         assert self.client.post(f"{API}/release/{rid}", json={"paths": paths}).status_code == 200
 
     @rule(down=st.booleans())

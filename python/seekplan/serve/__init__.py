@@ -33,7 +33,12 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     recall = cfg.recall()
     library = recall["library"]
     model = make_drive(cfg.drive)
-    catalog = ltfs_catalog(cfg.ltfs_root) if cfg.catalog is None else load_catalog(cfg.catalog)
+    if cfg.catalog is not None:
+        catalog = load_catalog(cfg.catalog)
+    elif cfg.ltfs_root is not None:
+        catalog = ltfs_catalog(cfg.ltfs_root)
+    else:
+        raise SeekplanError("give a catalog (--catalog CSV) or an LTFS root (ltfs_root)")
     capacity = int(model.capacity)
     block_bytes = int(model.block_bytes)
     for e in catalog.by_path.values():

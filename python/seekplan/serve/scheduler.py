@@ -337,7 +337,7 @@ class Scheduler:
 
     def tape_views(self) -> list[dict[str, Any]]:
         """Per-tape queues for the status page: queued files, bytes, holder."""
-        out = []
+        out: list[dict[str, Any]] = []
         for t, q in enumerate(self.tapes):
             holder = q.holder
             planned = self.drives[holder].plan if holder is not None else []

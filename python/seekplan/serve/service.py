@@ -19,6 +19,7 @@ around it.
 from __future__ import annotations
 
 import collections
+import functools
 import json
 import threading
 import time
@@ -205,7 +206,8 @@ class Service:
             registry=self.stats.registry,
         )
         for state in db.STATES:
-            files_gauge.labels(state).set_function(lambda s=state: self.totals[s])
+            count = functools.partial(self.totals.__getitem__, state)
+            files_gauge.labels(state).set_function(count)
 
     # ---- start, stop, recovery ---------------------------------------------
 
@@ -263,8 +265,8 @@ class Service:
                         counts,
                     )
                 )
-            for row in conn.execute(sa.select(db.disk.c.path, db.disk.c.pins)):
-                self.disk[row.path] = row.pins
+            for disk_path, disk_pins in conn.execute(sa.select(db.disk.c.path, db.disk.c.pins)):
+                self.disk[disk_path] = disk_pins
             top = conn.execute(sa.select(sa.func.max(f.c.id))).scalar()
             self.next_file_id = (top or 0) + 1
             open_rows = conn.execute(
@@ -530,16 +532,23 @@ class Service:
             "createdAt": int(s.created_at),
             "startedAt": int(s.started_at if s.started_at is not None else s.created_at),
         }
-        if s.completed_at is not None:
-            doc["completedAt"] = int(s.completed_at)
+        # The files were read after the summary was taken: a file may have
+        # finished in between. completedAt follows the files shown, so the
+        # document never says done while a file is not, or the reverse.
+        if all(state in db.TERMINAL for _, state, *_ in rows):
+            finished = [row[4] for row in rows if row[4] is not None]
+            done_at = s.completed_at if s.completed_at is not None else max(finished, default=None)
+            doc["completedAt"] = int(done_at if done_at is not None else time.time())
         doc["files"] = out
         return json.dumps(doc, separators=(",", ":")).encode()
 
     def _request_files(self, conn: Connection, rid: str) -> list[Any]:
         f = db.files
-        return conn.execute(
-            sa.select(f.c.id, f.c.path, f.c.state, f.c.released).where(f.c.request_id == rid)
-        ).all()
+        return list(
+            conn.execute(
+                sa.select(f.c.id, f.c.path, f.c.state, f.c.released).where(f.c.request_id == rid)
+            ).all()
+        )
 
     def cancel(self, client: str, request_id: str, paths: list[str] | None) -> None:
         """Cancels the given paths of a request (all when None); a path not in
