@@ -39,3 +39,27 @@ def test_quoted_values_are_cut_short():
     assert quote(5) == "5"
     long = quote("x" * 10_000)
     assert len(long) < MAX_QUOTED_CHARS + 40 and "10,002 characters" in long
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "field"),
+    [
+        ("media", "c_requests: 1000000000\n", "c_requests"),
+        ("archive", "scheduler: {min_lb_interval_s: 1.0e-9}\n", "scheduler.min_lb_interval_s"),
+        ("archive", "scheduler: {max_waiting_time_s: .nan}\n", "scheduler.max_waiting_time_s"),
+    ],
+)
+def test_configs_that_would_exhaust_memory_or_hang_are_refused(cli, tmp_path, command, text, field):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2 and field in r.output, r.output
+
+
+def test_an_overloaded_media_round_reports_instead_of_crashing(cli, tmp_path):
+    """More C-requests than a round serves leave no D-request served: the
+    run still ends with its (null) metrics, not a traceback."""
+    path = tmp_path / "c.yaml"
+    path.write_text("c_requests: 60\nlambdas: [10]\nruns: 1\nrounds: 50\nalgorithms: [sptf]\n")
+    r = cli("simulate", "media", path, "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output

@@ -38,8 +38,10 @@ class SchedulerConfig(_Strict):
     """Main-Scheduler and Load-Balancer parameters (section 5)."""
 
     max_light_load: int | None = Field(None, ge=0)
-    min_lb_interval_s: float | None = None
-    max_waiting_time_s: float | None = None
+    # At least a minute: the paper sweeps 1 to 48 days, and each run of the
+    # Load-Balancer is an event (a nanosecond interval hung the simulator).
+    min_lb_interval_s: float | None = Field(None, ge=60.0, allow_inf_nan=False)
+    max_waiting_time_s: float | None = Field(None, ge=0.0, allow_inf_nan=False)
     max_req_count: int | None = Field(None, ge=0)
     max_imbalance: float | None = None
 

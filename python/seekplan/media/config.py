@@ -49,7 +49,9 @@ class MediaStudy(BaseModel):
     rounds: int = Field(4000, ge=1)
     seed: int = Field(1, ge=0)
     round_s: float = Field(1.0, gt=0)
-    c_requests: int = Field(25, ge=0)
+    # At most 10,000 streams: far beyond what a round of any disk serves (the
+    # paper's serves ~45); a billion exhausted memory in the workers.
+    c_requests: int = Field(25, ge=0, le=10_000)
     c_size_mean: float = Field(200_000.0, gt=0)
     c_size_sd: float = Field(100_000.0, gt=0)
     d_size_mean: float = Field(70_000.0, gt=0)

@@ -40,9 +40,11 @@ def _point(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
     return simulate(*args)
 
 
-def _mean(xs: list[float]) -> float:
-    xs = [x for x in xs if x == x]
-    return float(statistics.fmean(xs)) if xs else float("nan")
+def _mean(xs: list[float | None]) -> float:
+    """Mean over the runs that measured the metric (the core reports an
+    unmeasurable one, e.g. no D-request served, as null)."""
+    values = [x for x in xs if x is not None and x == x]
+    return float(statistics.fmean(values)) if values else float("nan")
 
 
 def aggregate(runs: list[dict[str, Any]]) -> dict[str, Any]:
