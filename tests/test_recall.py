@@ -325,3 +325,10 @@ def test_live_requester_runs_the_simulators_strategy() -> None:
         r.take(0.5)
     with pytest.raises(ValueError, match=r"strategy\.tapes"):
         _core.Requester('{"name": "by-tapes", "tapes": 0}', [1], [1])
+
+
+def test_a_recall_config_names_its_library_from_the_catalog():
+    cfg = parse_config({"library": {"robot": "sl8500"}})
+    assert cfg.library["robot"] == {"arms": 4, "fetch_s": 12.5, "return_s": 12.5}
+    with pytest.raises(SeekplanError, match="library.robot: unknown library 'nope'"):
+        parse_config({"library": {"robot": "nope"}})

@@ -235,16 +235,26 @@ class Spread(BaseModel):
 
 
 class RobotEntry(BaseModel):
-    """One catalogued robot (J&M Table 2): fetch and return times."""
+    """One catalogued robot or library: fetch and return times (J&M Table
+    2 for the 1998 robots), and for today's libraries their arms, slots and
+    drive bays where published."""
 
     model_config = ConfigDict(extra="forbid")
     title: str
     fetch: Spread
     ret: Spread
+    arms: int | None = Field(None, ge=1)
+    slots: int | None = Field(None, ge=1)
+    max_drives: int | None = Field(None, ge=1)
 
     def spec_json(self) -> str:
         """The core RobotSpec of this robot."""
-        return json.dumps(self.model_dump(exclude={"title"}))
+        return json.dumps(self.model_dump(include={"fetch", "ret"}))
+
+    def recall_robot(self) -> dict[str, Any]:
+        """The `library.robot` section of a recall config for this library:
+        its arms (1 when unpublished) and mean fetch and return times."""
+        return {"arms": self.arms or 1, "fetch_s": self.fetch.mean_s, "return_s": self.ret.mean_s}
 
 
 class DriveEntry(BaseModel):

@@ -257,13 +257,14 @@ def drives_cmd(
             ),
         )
     console.print(table)
-    rtable = Table("robot", "title", "fetch s (sd)", "return s (sd)")
+    rtable = Table("robot", "title", "fetch s (sd)", "return s (sd)", "arms", "slots", "drives")
     for key, r in sorted(robots.items()):
         rtable.add_row(
             key,
             r.title,
             f"{r.fetch.mean_s:g} ({r.fetch.sd_s:g})",
             f"{r.ret.mean_s:g} ({r.ret.sd_s:g})",
+            *(f"{v:,}" if v else "-" for v in (r.arms, r.slots, r.max_drives)),
         )
     console.print(rtable)
 

@@ -42,10 +42,29 @@ def parse_config(data: Any, origin: str = "config") -> RecallConfig:
         data = {}
     if not isinstance(data, dict):
         raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
+    data = _named_robot(data, origin)
     try:
         return RecallConfig(json.loads(_core.recall_config(json.dumps(data))))
     except ValueError as e:
         raise SeekplanError(f"{origin}: {e}") from None
+
+
+def _named_robot(data: dict[str, Any], origin: str) -> dict[str, Any]:
+    """`library.robot: NAME` (a catalogued library, `seekplan drives`)
+    becomes that library's arms and mean fetch and return times."""
+    library = data.get("library")
+    if not isinstance(library, dict) or not isinstance(library.get("robot"), str):
+        return data
+    from seekplan.catalog import load_robots
+
+    name = library["robot"]
+    robots = load_robots()
+    if name not in robots:
+        raise SeekplanError(
+            f"{origin}: library.robot: unknown library {name!r}; "
+            f"catalogued: {', '.join(sorted(robots))}"
+        )
+    return {**data, "library": {**library, "robot": robots[name].recall_robot()}}
 
 
 def load_config(path: str | Path) -> RecallConfig:
