@@ -33,19 +33,26 @@ pub(crate) fn improve(scans: mpscan::Scans, d: &Dense) -> Vec<usize> {
         .collect();
     let mut best = order.clone();
     let mut best_cost = edges.iter().sum::<f64>();
-    loop {
-        let last = *scan.last().expect("non-empty");
-        if scan.iter().all(|&s| s == last) {
-            break;
-        }
-        let cut = scan.iter().position(|&s| s == last).expect("present");
+    // Scans of the schedule, empty ones included (an MPScan from BOT whose
+    // first forward pass finds nothing labels its first request scan 1):
+    // Figure 4 removes the last scan while more than one remains, so a
+    // schedule of one non-empty scan after an empty pass is folded too.
+    let mut scans = scan.last().expect("non-empty") + 1;
+    while scans > 1 {
+        let last = scans - 1;
+        let cut = scan.iter().position(|&s| s >= last).unwrap_or(order.len());
         let removed = order.split_off(cut);
         scan.truncate(cut);
         edges.truncate(cut);
-        edges.push(d.cost(order[cut - 1], depot));
+        let tail = order.last().copied().unwrap_or(depot);
+        edges.push(d.cost(tail, depot));
         for r in removed {
             let (k, into, out) = cheapest_insertion(d, &order, &edges, r);
-            let joined = if k == 0 { scan[0] } else { scan[k - 1] };
+            let joined = match k {
+                _ if scan.is_empty() => last - 1,
+                0 => scan[0],
+                _ => scan[k - 1],
+            };
             order.insert(k, r);
             scan.insert(k, joined);
             edges[k] = into;
@@ -56,6 +63,7 @@ pub(crate) fn improve(scans: mpscan::Scans, d: &Dense) -> Vec<usize> {
             best_cost = cost;
             best.clone_from(&order);
         }
+        scans -= 1;
     }
     best
 }
