@@ -1,11 +1,13 @@
 //! The LTO wrap/LPOS model against its published calibration, CTA's RAO as a
 //! baseline, and every scheduler on LTO tapes.
 
+mod common;
+
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use seekplan_core::model::{cta_cost, Block, CostModel, CtaModel, Extent, LtoModel, LtoSpec};
-use seekplan_core::order::{run, Algorithm, Head, Problem};
+use seekplan_core::order::{run, Algorithm, Problem};
 use seekplan_core::{Error, Moves, Schedule};
 
 const LTO: &str = include_str!("../../../python/seekplan/data/lto.toml");
@@ -116,7 +118,7 @@ proptest! {
         let reqs = requests(&model, n, seed ^ 1);
         let start = Block(start % model.capacity());
         let problem = Problem::tape(&model, reqs, start, Some(Block(0))).unwrap();
-        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, common::brute_sltf(&problem));
     }
 
     /// The same under CTA's heuristic, clamped (a judge) and raw (CTA's RAO),
@@ -129,29 +131,8 @@ proptest! {
         let reqs = requests(&lto, n, seed ^ 2);
         let model = if raw { CtaModel::ranking(lto).unwrap() } else { CtaModel::new(lto) };
         let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
-        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, common::brute_sltf(&problem));
     }
-}
-
-/// SLTF timing every remaining request at every step, ties to the lower one.
-fn brute_sltf(problem: &Problem) -> Vec<usize> {
-    let mut remaining: Vec<usize> = (0..problem.len()).collect();
-    let mut head = Head::Start;
-    let mut expected = Vec::new();
-    while !remaining.is_empty() {
-        let k = (0..remaining.len())
-            .min_by(|&a, &b| {
-                let (ja, jb) = (remaining[a], remaining[b]);
-                (problem.locate(head, ja), ja)
-                    .partial_cmp(&(problem.locate(head, jb), jb))
-                    .unwrap()
-            })
-            .unwrap();
-        let j = remaining.swap_remove(k);
-        expected.push(j);
-        head = Head::After(j);
-    }
-    expected
 }
 
 #[test]

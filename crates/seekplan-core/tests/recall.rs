@@ -184,17 +184,20 @@ fn same_seed_same_run_other_seed_other_run() {
     assert_ne!(a.metrics, d.metrics);
 }
 
+/// One 1,000 MB tape with a 1 MB file at each of `blocks`, requested in that order.
+fn on_one_tape(blocks: &[u64]) -> Campaign {
+    let files = blocks.iter().map(|&b| file(0, b, MB)).collect();
+    let tape = TapeSpec {
+        capacity: 1000 * MB,
+        used: 1000 * MB,
+    };
+    Campaign::new(files, vec![tape]).unwrap()
+}
+
 #[test]
 fn requests_for_a_mounted_tape_are_reordered() {
     // Blocks 900, 100, 500 requested in that order.
-    let c = Campaign::new(
-        vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
-        vec![TapeSpec {
-            capacity: 1000 * MB,
-            used: 1000 * MB,
-        }],
-    )
-    .unwrap();
+    let c = on_one_tape(&[900, 100, 500]);
     let run = |q: usize| {
         simulate(
             &spec(library(1, q), Strategy::ByDataset(ByDataset {}), 1e5),
@@ -368,14 +371,7 @@ fn arrivals_wait_for_the_next_batch_when_configured() {
     // As requests_for_a_mounted_tape_are_reordered, queue 2: 900 and 100 form
     // the first batch (100 first); 500 arrives while 100 is read and waits
     // for the next batch: 0->100 (10 s), 101->900 (79.9), 901->500 (40.1).
-    let c = Campaign::new(
-        vec![file(0, 900, MB), file(0, 100, MB), file(0, 500, MB)],
-        vec![TapeSpec {
-            capacity: 1000 * MB,
-            used: 1000 * MB,
-        }],
-    )
-    .unwrap();
+    let c = on_one_tape(&[900, 100, 500]);
     let mut lib = library(1, 2);
     lib.arrivals = Arrivals::NextBatch;
     let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();

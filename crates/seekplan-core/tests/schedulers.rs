@@ -177,29 +177,6 @@ fn scheduling_beats_fifo_by_a_wide_margin_at_moderate_sizes() {
     assert!(star < 0.5 * fifo, "mpscan* {star} fifo {fifo}");
 }
 
-/// SLTF by brute force on the problem's own locate: every remaining request
-/// timed at every step, ties to the lower request.
-fn brute_sltf(problem: &Problem) -> Vec<usize> {
-    use seekplan_core::order::Head;
-    let mut remaining: Vec<usize> = (0..problem.len()).collect();
-    let mut head = Head::Start;
-    let mut order = Vec::new();
-    while !remaining.is_empty() {
-        let k = (0..remaining.len())
-            .min_by(|&a, &b| {
-                let (ja, jb) = (remaining[a], remaining[b]);
-                (problem.locate(head, ja), ja)
-                    .partial_cmp(&(problem.locate(head, jb), jb))
-                    .unwrap()
-            })
-            .unwrap();
-        let j = remaining.swap_remove(k);
-        order.push(j);
-        head = Head::After(j);
-    }
-    order
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -222,7 +199,7 @@ proptest! {
             }
         }
         let problem = Problem::tape(&model, reqs, start, None).unwrap();
-        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, brute_sltf(&problem));
+        prop_assert_eq!(run(&problem, Algorithm::Sltf).unwrap().order, common::brute_sltf(&problem));
     }
 }
 

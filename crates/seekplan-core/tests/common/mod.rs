@@ -64,3 +64,26 @@ pub fn brute_force(problem: &Problem) -> f64 {
     );
     best
 }
+
+/// SLTF by brute force on the problem's own locate: every remaining request
+/// timed at every step, ties to the lower request.
+pub fn brute_sltf(problem: &Problem) -> Vec<usize> {
+    use seekplan_core::order::Head;
+    let mut remaining: Vec<usize> = (0..problem.len()).collect();
+    let mut head = Head::Start;
+    let mut order = Vec::new();
+    while !remaining.is_empty() {
+        let k = (0..remaining.len())
+            .min_by(|&a, &b| {
+                let (ja, jb) = (remaining[a], remaining[b]);
+                (problem.locate(head, ja), ja)
+                    .partial_cmp(&(problem.locate(head, jb), jb))
+                    .unwrap()
+            })
+            .unwrap();
+        let j = remaining.swap_remove(k);
+        order.push(j);
+        head = Head::After(j);
+    }
+    order
+}
