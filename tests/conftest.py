@@ -30,3 +30,21 @@ def requests_csv(tmp_path: Path) -> Path:
     p = tmp_path / "req.csv"
     p.write_text("id,block,size\n" + "".join(f"{r.id},{r.block},{r.size}\n" for r in batch))
     return p
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throwaway PostgreSQL cluster for the whole session (serve tests)."""
+    from serve_support import Postgres
+
+    pg = Postgres()
+    yield pg
+    pg.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A fresh database: a SQLite file, or a new database on the cluster."""
+    if request.param == "sqlite":
+        return str(tmp_path / "stage.db")
+    return request.getfixturevalue("postgres").fresh()

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import yaml
 from fastapi.testclient import TestClient
-from serve_support import Postgres, free_port, server, wait_up, write_catalog
+from serve_support import free_port, server, wait_up, write_catalog
 
 from seekplan.errors import SeekplanError
 from seekplan.serve import build
@@ -21,21 +21,6 @@ from seekplan.serve.catalog import parse_catalog
 from seekplan.serve.config import load_stage_config
 
 API = "/api/v1"
-
-
-@pytest.fixture(scope="session")
-def postgres():
-    pg = Postgres()
-    yield pg
-    pg.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    """A fresh database: a SQLite file, or a new database on the cluster."""
-    if request.param == "sqlite":
-        return str(tmp_path / "stage.db")
-    return request.getfixturevalue("postgres").fresh()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from serve_support import Postgres, write_catalog
+from serve_support import write_catalog
 
 from seekplan.serve import build
 from seekplan.serve.config import load_stage_config
@@ -24,19 +24,6 @@ API = "/api/v1"
 TERMINAL = {"CANCELLED", "FAILED", "COMPLETED"}
 RANK = {"SUBMITTED": 0, "STARTED": 1, "CANCELLED": 2, "FAILED": 2, "COMPLETED": 2}
 
-
-@pytest.fixture(scope="module")
-def postgres():
-    pg = Postgres()
-    yield pg
-    pg.stop()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "stage.db")
-    return request.getfixturevalue("postgres").fresh()
 
 
 def make(tmp_path, db_url, **over):
