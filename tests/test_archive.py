@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from dask.distributed import LocalCluster
 
-from seekplan.archive import ArchiveConfig, simulate
+from seekplan.archive import parse_config, simulate
 from seekplan.experiments import bluewaters
 from seekplan.sweep import run_points
 
@@ -20,6 +20,7 @@ platform: {{movers: 3}}
 workload:
   rate_per_hour: {rate}
   requests: 120
+  warmup_s: 0
   min_bytes: 10000000
   max_bytes: 1000000000
   initial_files: 100
@@ -47,13 +48,15 @@ def test_simulate_archive_cli_writes_metrics(cli, tmp_path, policy):
 
 def test_higher_rate_never_lowers_the_backlog():
     base = {"policy": "vertical", "platform": {"movers": 2}, "block_bytes": 16_000_000}
-    work = {"requests": 200, "min_bytes": 10**10, "max_bytes": 10**11, "initial_files": 50}
-    slow = simulate(
-        ArchiveConfig.model_validate({**base, "workload": {**work, "rate_per_hour": 1}})
-    )
-    fast = simulate(
-        ArchiveConfig.model_validate({**base, "workload": {**work, "rate_per_hour": 400}})
-    )
+    work = {
+        "requests": 200,
+        "warmup_s": 0,
+        "min_bytes": 10**10,
+        "max_bytes": 10**11,
+        "initial_files": 50,
+    }
+    slow = simulate(parse_config({**base, "workload": {**work, "rate_per_hour": 1}}))
+    fast = simulate(parse_config({**base, "workload": {**work, "rate_per_hour": 400}}))
     assert fast["weighted_response_s_per_gb"] > slow["weighted_response_s_per_gb"]
     assert fast["saturated"] and not slow["saturated"]
 
@@ -84,7 +87,7 @@ def test_bad_configs_exit_2_naming_the_field(cli, tmp_path, text, needle):
 
 def _tiny_run(tmp_path: Path, scheduler: str | None = None) -> dict:
     return bluewaters.run(
-        tmp_path, quick=True, workers=1, scheduler=scheduler, requests=25, scale=3
+        tmp_path, quick=True, workers=1, scheduler=scheduler, days=1, scale=3, min_requests=20
     )
 
 
@@ -123,7 +126,16 @@ def test_sweep_on_a_local_dask_cluster_matches_local_run():
         processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None
     ) as cluster:
         points = [
-            ("vertical", "rate_per_hour", r, {"min_bytes": 10**7, "max_bytes": 10**9}, 30, 1, 2)
+            (
+                "vertical",
+                "rate_per_hour",
+                r,
+                {"min_bytes": 10**7, "max_bytes": 10**9},
+                1,
+                2,
+                86_400.0,
+                0.0,
+            )
             for r in (10.0, 100.0)
         ]
         remote = run_points(bluewaters._point, points, scheduler=cluster.scheduler_address)

@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from seekplan import _core
-from seekplan.archive.config import ArchiveConfig
-from seekplan.config import validate
+from seekplan.archive.config import parse_config as parse_archive
 from seekplan.errors import SeekplanError
 from seekplan.media.config import MediaStudy, parse_study
 from seekplan.recall.config import parse_config
@@ -96,9 +95,9 @@ def test_recall_configs(data):
 
 
 @settings(max_examples=300, deadline=None)
-@given(near(_pydantic_fields(ArchiveConfig)))
+@given(near(_schema_fields("archive")))
 def test_archive_configs(data):
-    _never_crashes(lambda d: validate(ArchiveConfig, d, "config"), data)
+    _never_crashes(parse_archive, data)
 
 
 @settings(max_examples=300, deadline=None)

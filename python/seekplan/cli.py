@@ -457,7 +457,7 @@ def simulate_archive_cmd(
     output_dir(out)
     cfg = load_config(config)
     metrics = simulate(cfg)
-    write_json(out / "metrics.json", {"config": cfg.model_dump(exclude_none=True), **metrics})
+    write_json(out / "metrics.json", {"config": cfg.data, **metrics})
     table = Table("metric", "value")
     for key, value in metrics.items():
         table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))

@@ -17,11 +17,19 @@ pub struct ConfigSchema {
 }
 
 /// Every user-facing config spec.
-pub const SCHEMAS: &[ConfigSchema] = &[ConfigSchema {
-    name: "recall",
-    description: "seekplan simulate recall: a requester strategy in front of a tape library",
-    schema: || schema_for!(crate::recall::RecallConfig),
-}];
+pub const SCHEMAS: &[ConfigSchema] = &[
+    ConfigSchema {
+        name: "recall",
+        description: "seekplan simulate recall: a requester strategy in front of a tape library",
+        schema: || schema_for!(crate::recall::RecallConfig),
+    },
+    ConfigSchema {
+        name: "archive",
+        description:
+            "seekplan simulate archive: archival write policies on the Blue Waters platform",
+        schema: || schema_for!(crate::archive::ArchiveConfig),
+    },
+];
 
 /// Names of the registered configs, in registry order.
 pub fn schema_names() -> Vec<&'static str> {

@@ -11,11 +11,12 @@ fn tiny(policy: PolicyName) -> ArchiveConfig {
     c.platform.movers = 5;
     c.platform.drives_per_mover = 10;
     c.platform.robot_arms = 2;
-    c.workload.requests = 300;
+    c.workload.requests = Some(300);
+    c.workload.warmup_s = 0.0;
     c.workload.rate_per_hour = 20.0;
     c.workload.min_bytes = 10_000_000;
     c.workload.max_bytes = 1_000_000_000;
-    c.workload.initial_files = 50;
+    c.workload.initial_files = Some(50);
     c.block_bytes = 16_000_000;
     c
 }
@@ -25,8 +26,8 @@ fn one_write_alone_costs_arm_load_and_transfer() {
     let mut c = tiny(PolicyName::Vertical);
     c.platform.movers = 1;
     c.platform.drives_per_mover = 1;
-    c.workload.requests = 1;
-    c.workload.initial_files = 0;
+    c.workload.requests = Some(1);
+    c.workload.initial_files = Some(0);
     c.workload.min_bytes = 1_200_000_000;
     c.workload.max_bytes = 1_200_000_000;
     c.workload.data_compression = Some(2.0);
@@ -115,7 +116,7 @@ proptest::proptest! {
         seed in 0u64..1000,
     ) {
         let mut c = tiny([PolicyName::Rait, PolicyName::Parallel, PolicyName::Vertical, PolicyName::Hetero][policy]);
-        c.workload.requests = 80;
+        c.workload.requests = Some(80);
         c.workload.rate_per_hour = rate;
         c.scheduler.max_light_load = light;
         c.scheduler.min_lb_interval_s = lb_hours * 3600.0;
@@ -128,4 +129,108 @@ proptest::proptest! {
         proptest::prop_assert!(m.mounts > 0 && m.tapes_used > 0);
         proptest::prop_assert_eq!(&m, &simulate(&c).unwrap());
     }
+}
+
+/// One 160 MB request on a one-drive mover with scheme 1+0, at block size `block`.
+fn one_striped_write(policy: PolicyName, block: u64) -> f64 {
+    let mut c = tiny(policy);
+    c.platform.movers = 1;
+    c.platform.drives_per_mover = 1;
+    c.workload.requests = Some(1);
+    c.workload.initial_files = Some(0);
+    c.workload.min_bytes = 160_000_000;
+    c.workload.max_bytes = 160_000_000;
+    c.workload.data_compression = Some(1.0);
+    c.workload.ec_compression = Some(1.0);
+    c.workload.schemes = vec![SchemeShare { x: 1, y: 0, p: 1.0 }];
+    c.block_bytes = block;
+    simulate(&c).unwrap().mean_response_s
+}
+
+#[test]
+fn blocks_shorter_than_s_cost_a_backhitch_each_and_only_when_striped() {
+    // 160 MB in 16 MB blocks: 10 start/stops of 2 s below S = 192 MB.
+    for policy in [PolicyName::Rait, PolicyName::Parallel] {
+        let short = one_striped_write(policy, 16_000_000);
+        let long = one_striped_write(policy, 192_000_000);
+        assert!(
+            (short - long - 20.0).abs() < 1e-6,
+            "{policy:?}: {short} vs {long}"
+        );
+        // arm 10 s + load 16 s + 160 MB at 120 MB/s.
+        assert!((long - (26.0 + 160.0 / 120.0)).abs() < 1e-6, "{long}");
+    }
+    let v_short = one_striped_write(PolicyName::Vertical, 16_000_000);
+    let v_long = one_striped_write(PolicyName::Vertical, 192_000_000);
+    assert!((v_short - v_long).abs() < 1e-9);
+}
+
+#[test]
+fn requests_of_the_warm_up_are_served_but_not_measured() {
+    let mut c = tiny(PolicyName::Parallel);
+    c.workload.requests = Some(200);
+    c.workload.warmup_s = 5.0 * 3600.0; // 20/h: about 100 arrive in the warm-up
+    let m = simulate(&c).unwrap();
+    assert_eq!(m.arrivals, 200);
+    assert!(m.requests > 50 && m.requests < 150, "{}", m.requests);
+    assert_eq!(m.censored, 0);
+    for f in [m.drive_utilisation, m.mover_utilisation, m.arm_utilisation] {
+        assert!((0.0..=1.0).contains(&f), "{f}");
+    }
+    assert!(m.mover_utilisation >= m.drive_utilisation);
+}
+
+#[test]
+fn an_overloaded_run_stops_at_max_backlog_saturated_with_censored_requests() {
+    let mut c = tiny(PolicyName::Rait);
+    c.platform.movers = 1;
+    c.workload.requests = None;
+    c.workload.rate_per_hour = 5_000.0;
+    c.workload.duration_s = 86_400.0;
+    c.max_backlog = 50;
+    let m = simulate(&c).unwrap();
+    assert!(m.stopped && m.saturated);
+    assert!(m.censored > 0 && m.censored <= 51, "{}", m.censored);
+    assert!(m.arrivals < 5_000 * 24);
+}
+
+#[test]
+fn waits_are_attributed_to_their_cause() {
+    // One mover with one drive, many reads and rewrites of three files:
+    // requests wait on the same file and on missing processes.
+    let mut c = tiny(PolicyName::Vertical);
+    c.platform.movers = 1;
+    c.platform.drives_per_mover = 1;
+    c.workload.initial_files = Some(3);
+    c.workload.create_fraction = 0.0;
+    c.workload.requests = Some(200);
+    c.workload.rate_per_hour = 200.0;
+    // Three rewrites of two files with three schemes: most-requested-first
+    // process creation never served them (a livelock); oldest-first does.
+    let m = simulate(&c).unwrap();
+    assert_eq!(m.requests, 200);
+    assert!(m.waited_same_file > 0.2, "{}", m.waited_same_file);
+    for f in [
+        m.waited_same_file,
+        m.waited_tape_in_use,
+        m.waited_no_process,
+        m.waited_load_balancer,
+    ] {
+        assert!((0.0..=1.0).contains(&f), "{f}");
+    }
+    assert!(m.mean_wait_s > 0.0);
+}
+
+#[test]
+fn duration_and_caps_are_checked_naming_the_field() {
+    let mut c = tiny(PolicyName::Parallel);
+    c.workload.requests = None;
+    c.workload.rate_per_hour = 1e6;
+    c.workload.duration_s = 1e9;
+    let e = simulate(&c).unwrap_err().to_string();
+    assert!(e.contains("workload.duration_s"), "{e}");
+    let mut c = tiny(PolicyName::Parallel);
+    c.workload.warmup_s = c.workload.duration_s;
+    let e = simulate(&c).unwrap_err().to_string();
+    assert!(e.contains("workload.warmup_s"), "{e}");
 }

@@ -21,6 +21,21 @@ use seekplan_core::order::{
 use seekplan_core::{Error, Schedule};
 use std::borrow::Cow;
 
+/// A value from JSON; an error names the field's path under `prefix`. The
+/// position serde_json appends is in the JSON Python made, not in the user's
+/// YAML, so it is dropped.
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str, prefix: &str) -> PyResult<T> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let message = e.into_inner().to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(m, _)| m);
+        PyValueError::new_err(format!("{prefix}{path}: {message}"))
+    })
+}
+
 /// A core error as a Python ValueError (the Python side turns it into a
 /// SeekplanError with the same message).
 pub(crate) fn err(e: Error) -> PyErr {

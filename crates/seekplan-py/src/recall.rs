@@ -2,28 +2,13 @@
 //! campaign as a core handle built once from numpy columns in, the outcome as
 //! JSON out.
 
-use crate::err;
+use crate::{err, parse};
 use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use seekplan_core::library::{Campaign, CampaignColumns, Request, TapeSpec};
 use seekplan_core::recall::{run, LiveRequester, RecallConfig, Strategy};
 use std::sync::Mutex;
-
-/// A value from JSON; an error names the field's path under `prefix`. The
-/// position serde_json appends is in the JSON Python made, not in the user's
-/// YAML, so it is dropped.
-fn parse<T: serde::de::DeserializeOwned>(json: &str, prefix: &str) -> PyResult<T> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let message = e.into_inner().to_string();
-        let message = message
-            .rsplit_once(" at line ")
-            .map_or(&*message, |(m, _)| m);
-        PyValueError::new_err(format!("{prefix}{path}: {message}"))
-    })
-}
 
 /// The config with every default filled in, after the core's checks, as JSON.
 #[pyfunction]

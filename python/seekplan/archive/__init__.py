@@ -7,15 +7,15 @@ import json
 from typing import Any
 
 from seekplan import _core
-from seekplan.archive.config import ArchiveConfig, load_config
+from seekplan.archive.config import ArchiveConfig, load_config, parse_config
 from seekplan.errors import SeekplanError
 
-__all__ = ["ArchiveConfig", "load_config", "simulate"]
+__all__ = ["ArchiveConfig", "load_config", "parse_config", "simulate"]
 
 
 def simulate(config: ArchiveConfig) -> dict[str, Any]:
     """Runs one simulation; returns its metrics (see docs/archive.md)."""
     try:
-        return json.loads(_core.archive_simulate(config.core_json()))
+        return json.loads(_core.archive_simulate(config.to_json()))
     except ValueError as e:
         raise SeekplanError(str(e)) from None

@@ -4,10 +4,11 @@
 use super::{Policy, PolicyChoice, Scheme};
 use crate::error::{require_non_negative, require_positive};
 use crate::{Error, Result};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Which policy the archive uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PolicyName {
     /// RAIT for every file.
@@ -21,7 +22,7 @@ pub enum PolicyName {
 }
 
 /// Library, movers, drives and tapes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Platform {
     /// Mover nodes (section 6.1: 50).
@@ -38,11 +39,25 @@ pub struct Platform {
     /// Cartridges in the library (500,000: "5000,000" in the text is garbled;
     /// 500,000 x 1 TB is the 0.5 EB the paper states).
     pub tapes: u64,
-    /// Physical bytes per cartridge (1 TB).
+    /// Physical bytes per cartridge (1 TB, section 3.1; the StorageTek
+    /// T10000B's native capacity, Oracle's T10000 guide, chapter 1).
     pub tape_capacity_bytes: u64,
-    /// Native drive rate, bytes/s. Not in the paper: StorageTek T10000B, the
-    /// 1 TB drive of the period, 120 MB/s (vendor data sheet).
+    /// Native drive rate, bytes/s. Not in the paper: the StorageTek T10000B,
+    /// the 1 TB drive of the period, 120 MB/s (The Register, 2008-07-14,
+    /// on its launch).
     pub drive_rate_bps: f64,
+    /// S of section 1: a drive streams only when it is handed at least this
+    /// many contiguous bytes at a time. The paper names S but gives no value;
+    /// 192 MB is read off its Figure 5 text ("constant between 192 MB and
+    /// 8 GB"), so the plateau of Figure 5 follows from this choice and is not
+    /// evidence of its own (the reproduction says so).
+    pub stream_min_bytes: u64,
+    /// Seconds of one start/stop (back-hitch: stop, reverse, restart) paid
+    /// per transfer unit shorter than `stream_min_bytes`. Choice: 2 s, a
+    /// linear drive's reposition; the paper gives none, and the only start-up
+    /// penalty measured in the seed papers (Johnson & Miller section 5.5:
+    /// about 7 s) is a helical drive that must re-wrap its tape.
+    pub backhitch_s: f64,
     /// Load-to-ready seconds (T10000B data sheet: 16 s).
     pub load_s: f64,
     /// Rewind + unload seconds before a cartridge leaves a drive (choice: 25 s,
@@ -68,6 +83,8 @@ impl Default for Platform {
             tapes: 500_000,
             tape_capacity_bytes: 1_000_000_000_000,
             drive_rate_bps: 120e6,
+            stream_min_bytes: 192_000_000,
+            backhitch_s: 2.0,
             load_s: 16.0,
             unload_s: 25.0,
             robot_s: 10.0,
@@ -79,7 +96,7 @@ impl Default for Platform {
 /// Main-Scheduler and Load-Balancer parameters (section 5). The paper gives
 /// no values except the MinLBInterval sweep of Figure 10; the others are
 /// choices, stated in docs/archive.md.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SchedulerParams {
     /// A running process of the right type takes a request while it has at
@@ -110,7 +127,8 @@ impl Default for SchedulerParams {
 }
 
 /// One resiliency scheme with its probability (Table 1).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SchemeShare {
     /// Data blocks.
     pub x: u32,
@@ -121,13 +139,20 @@ pub struct SchemeShare {
 }
 
 /// The request stream (section 6.1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Workload {
     /// Poisson arrival rate, requests per hour.
     pub rate_per_hour: f64,
-    /// Requests generated (the run drains them all).
-    pub requests: u32,
+    /// Simulated seconds over which requests arrive (default 60 days, ten
+    /// default MinLBIntervals); the run then drains what is left.
+    pub duration_s: f64,
+    /// Requests arriving in the first `warmup_s` seconds are served but left
+    /// out of every metric (default 6 days, one default MinLBInterval).
+    pub warmup_s: f64,
+    /// Stop generating after this many requests, even before `duration_s`
+    /// (unset: no limit but the cost cap of 10,000,000 expected arrivals).
+    pub requests: Option<u32>,
     /// Smallest file, bytes (log-uniform sizes).
     pub min_bytes: u64,
     /// Largest file, bytes.
@@ -137,9 +162,11 @@ pub struct Workload {
     /// Probability that a write creates a new file (0.9).
     pub create_fraction: f64,
     /// Files already archived at time 0, which reads pick from with the
-    /// files written since (choice: 10,000; the paper's archive is full-scale,
-    /// and a small one would put most reads on the few tapes being written).
-    pub initial_files: u32,
+    /// files written since. Unset: a full archive, as many files of the mean
+    /// size as fill every cartridge (the paper simulates "the maximum
+    /// capacity of the Blue Waters archival storage (0.5 Exabytes)"). Only
+    /// the files a request touches are laid out, when first touched.
+    pub initial_files: Option<u64>,
     /// Schemes and probabilities (Table 1).
     pub schemes: Vec<SchemeShare>,
     /// Data compression ratio; drawn per file in [1, 3] if not set.
@@ -169,12 +196,14 @@ impl Default for Workload {
     fn default() -> Self {
         Workload {
             rate_per_hour: 65.0,
-            requests: 2000,
+            duration_s: 60.0 * DAY,
+            warmup_s: 6.0 * DAY,
+            requests: None,
             min_bytes: 1_000_000_000,
             max_bytes: 1_000_000_000_000,
             read_fraction: 0.5,
             create_fraction: 0.9,
-            initial_files: 10_000,
+            initial_files: None,
             schemes: table1(),
             data_compression: None,
             ec_compression: None,
@@ -183,7 +212,7 @@ impl Default for Workload {
 }
 
 /// Everything an archive simulation needs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct ArchiveConfig {
     /// Write policy.
@@ -198,9 +227,20 @@ pub struct ArchiveConfig {
     pub scheduler: SchedulerParams,
     /// Requests.
     pub workload: Workload,
+    /// Stop the run, and call it saturated, once more requests than this
+    /// are in the system; requests left are counted with the time they had
+    /// waited so far (a lower bound). Bounds the cost of overloaded points.
+    pub max_backlog: u32,
     /// Seed of every random draw.
     pub seed: u64,
 }
+
+/// Seconds per day.
+pub const DAY: f64 = 86_400.0;
+
+/// The most requests a run may expect to generate (rate x duration): a cost
+/// cap, so that a typo cannot ask for a run of days.
+pub const MAX_EXPECTED_REQUESTS: f64 = 1e7;
 
 impl Default for ArchiveConfig {
     fn default() -> Self {
@@ -211,6 +251,7 @@ impl Default for ArchiveConfig {
             platform: Platform::default(),
             scheduler: SchedulerParams::default(),
             workload: Workload::default(),
+            max_backlog: 20_000,
             seed: 1,
         }
     }
@@ -238,7 +279,8 @@ impl ArchiveConfig {
             ("platform.movers", p.movers),
             ("platform.drives_per_mover", p.drives_per_mover),
             ("platform.robot_arms", p.robot_arms),
-            ("workload.requests", w.requests),
+            ("workload.requests", w.requests.unwrap_or(1)),
+            ("max_backlog", self.max_backlog),
         ] {
             if v == 0 {
                 return Err(Error::invalid(f, "must be at least 1"));
@@ -256,11 +298,51 @@ impl ArchiveConfig {
         }
         require_positive(&[("platform.drive_rate_bps", p.drive_rate_bps)])?;
         require_positive(&[("workload.rate_per_hour", w.rate_per_hour)])?;
-        require_positive(&[("scheduler.min_lb_interval_s", s.min_lb_interval_s)])?;
+        require_positive(&[("workload.duration_s", w.duration_s)])?;
+        require_non_negative(&[("workload.warmup_s", w.warmup_s)])?;
+        if w.warmup_s >= w.duration_s {
+            return Err(Error::invalid(
+                "workload.warmup_s",
+                format!(
+                    "{} s leaves nothing to measure in a {} s run",
+                    w.warmup_s, w.duration_s
+                ),
+            ));
+        }
+        let expected = w.rate_per_hour / 3600.0 * w.duration_s;
+        if expected > MAX_EXPECTED_REQUESTS && w.requests.is_none() {
+            return Err(Error::invalid(
+                "workload.duration_s",
+                format!(
+                    "{expected:.3e} requests expected at {} per hour; at most {MAX_EXPECTED_REQUESTS:.0e} (set workload.requests to cap them)",
+                    w.rate_per_hour
+                ),
+            ));
+        }
+        if w.requests
+            .is_some_and(|n| f64::from(n) > MAX_EXPECTED_REQUESTS)
+        {
+            return Err(Error::invalid(
+                "workload.requests",
+                format!("at most {MAX_EXPECTED_REQUESTS:.0e}"),
+            ));
+        }
+        if self.max_backlog > 1_000_000 {
+            return Err(Error::invalid("max_backlog", "at most 1,000,000"));
+        }
+        // At least a minute: the paper sweeps 1 to 48 days, and every
+        // Load-Balancer run is an event (a nanosecond interval hangs a run).
+        if !(s.min_lb_interval_s >= 60.0 && s.min_lb_interval_s.is_finite()) {
+            return Err(Error::invalid(
+                "scheduler.min_lb_interval_s",
+                format!("must be at least 60 s, got {}", s.min_lb_interval_s),
+            ));
+        }
         for (f, v) in [
             ("platform.load_s", p.load_s),
             ("platform.unload_s", p.unload_s),
             ("platform.robot_s", p.robot_s),
+            ("platform.backhitch_s", p.backhitch_s),
             ("platform.full_locate_s", p.full_locate_s),
             ("scheduler.max_waiting_time_s", s.max_waiting_time_s),
             ("scheduler.max_imbalance", s.max_imbalance),

@@ -14,6 +14,7 @@ pub struct TapeId(pub u64);
 /// The library's supply of empty cartridges of one capacity.
 #[derive(Clone, Debug)]
 pub struct Tapes {
+    first: u64,
     next: u64,
     /// Physical (compressed) bytes one cartridge holds.
     pub capacity: u64,
@@ -25,7 +26,20 @@ impl Tapes {
         if capacity == 0 {
             return Err(Error::invalid("tape_capacity", "must be positive"));
         }
-        Ok(Tapes { next: 0, capacity })
+        Ok(Tapes {
+            first: 0,
+            next: 0,
+            capacity,
+        })
+    }
+
+    /// A supply whose first cartridge is numbered `first` (a second supply
+    /// whose numbers never meet the first's).
+    pub fn starting_at(capacity: u64, first: u64) -> Result<Self> {
+        let mut t = Tapes::new(capacity)?;
+        t.first = first;
+        t.next = first;
+        Ok(t)
     }
 
     /// An empty cartridge never used before.
@@ -36,7 +50,7 @@ impl Tapes {
 
     /// Cartridges handed out so far.
     pub fn used(&self) -> u64 {
-        self.next
+        self.next - self.first
     }
 }
 
@@ -86,6 +100,17 @@ pub enum Content {
 }
 
 impl Content {
+    /// How many blocks of the transfer unit B a striped piece holds (RAIT,
+    /// PARALLEL); `None` for VERTICAL, which streams its bytes.
+    pub fn striped_blocks(&self) -> Option<u64> {
+        match *self {
+            Content::Rait { count, .. }
+            | Content::ParallelData { count, .. }
+            | Content::ParallelEc { count, .. } => Some(count),
+            Content::VerticalData { .. } | Content::VerticalEc { .. } => None,
+        }
+    }
+
     /// Whether a read of the file must fetch this piece (EC is skipped by
     /// PARALLEL and VERTICAL reads; RAIT interleaves it, section 4.1).
     pub fn read_needed(&self) -> bool {

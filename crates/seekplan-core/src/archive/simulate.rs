@@ -10,26 +10,58 @@ use crate::{Error, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+
+/// Cartridges of the archive at time 0 are numbered from here, apart from
+/// the empty ones the run writes on.
+const INITIAL_TAPES: u64 = 1 << 62;
 
 /// A request type: policy and scheme (section 5).
 type Type = (Policy, Scheme);
 
-/// What a run measured.
+/// What a run measured. Request metrics cover the requests that arrived
+/// after the warm-up; time fractions cover the run from the warm-up on.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ArchiveMetrics {
-    /// Requests served.
+    /// Requests measured (arrived after the warm-up).
     pub requests: usize,
+    /// Requests that arrived, warm-up included.
+    pub arrivals: usize,
+    /// Measured requests still unfinished when a saturated run was stopped;
+    /// their response is the time they had waited by then.
+    pub censored: usize,
     /// Mean of response time / size, seconds per GB (10^9 bytes).
     pub weighted_response_s_per_gb: f64,
     /// Mean response time, seconds.
     pub mean_response_s: f64,
-    /// Mean stretch: response time over the request's own service time.
+    /// Mean stretch of the finished requests: response time over the
+    /// request's own service time.
     pub mean_stretch: f64,
     /// Bytes of files read or written per second of the run.
     pub throughput_bps: f64,
-    /// Fraction of drive time spent loading, locating, transferring, unloading.
+    /// Fraction of drive time spent loading, locating, transferring,
+    /// repositioning and unloading (0-1).
     pub drive_utilisation: f64,
+    /// Fraction of drive time the drives were held by an I/O process on
+    /// their mover, busy or not (0-1): what the movers had committed.
+    pub mover_utilisation: f64,
+    /// Fraction of robot-arm time spent moving cartridges (0-1), from the
+    /// warm-up on.
+    pub arm_utilisation: f64,
+    /// Mean seconds from arrival to the start of service.
+    pub mean_wait_s: f64,
+    /// Share of requests put in the waiting list at arrival because an
+    /// earlier request for the same file was not finished.
+    pub waited_same_file: f64,
+    /// Share of (read) requests put in the waiting list at arrival because
+    /// one of their file's cartridges was in use.
+    pub waited_tape_in_use: f64,
+    /// Share of requests the Main-Scheduler could not place at arrival: no
+    /// process of their type and no mover with the drives for a new one.
+    pub waited_no_process: f64,
+    /// Share of requests taken off a process's queue by a Load-Balancer run
+    /// and mapped again (or put back in the waiting list).
+    pub waited_load_balancer: f64,
     /// Cartridge loads.
     pub mounts: u64,
     /// Times the Load-Balancer rebuilt the processes.
@@ -38,14 +70,19 @@ pub struct ArchiveMetrics {
     pub backlog_half: usize,
     /// Requests in the system when the last one arrived.
     pub backlog_end: usize,
-    /// Whether the backlog grew over the second half of the arrivals by more
-    /// than 10 % of those arrivals (and more than 5 requests): the system does
-    /// not keep up with this arrival rate.
+    /// Whether the system did not keep up with the arrival rate: the run was
+    /// stopped because more than `max_backlog` requests were in it, or the
+    /// backlog grew over the second half of the arrivals by more than 10 %
+    /// of those arrivals (and more than 5 requests).
     pub saturated: bool,
-    /// Last completion, seconds.
+    /// Whether the run was stopped at `max_backlog`.
+    pub stopped: bool,
+    /// Last completion (or the stop of a stopped run), seconds.
     pub makespan_s: f64,
-    /// Cartridges written on.
+    /// Empty cartridges written on during the run.
     pub tapes_used: u64,
+    /// Cartridges of the initial archive that requests touched.
+    pub archive_tapes_touched: u64,
     /// Events the engine handled.
     pub events: u64,
 }
@@ -72,25 +109,44 @@ enum Ev {
     Balance,
 }
 
+/// Why a request waited (bits of `Archive::waits`).
+const SAME_FILE: u8 = 1;
+const TAPE_IN_USE: u8 = 2;
+const NO_PROCESS: u8 = 4;
+const LOAD_BALANCER: u8 = 8;
+
 struct Archive<'a> {
     cfg: &'a ArchiveConfig,
     gen: Generated,
     hw: Hardware,
     tapes: Tapes,
+    /// Cartridges of the archive at time 0, laid out as requests touch them.
+    initial_tapes: Tapes,
     movers: Vec<Mover>,
     procs: Vec<Option<Proc>>,
     by_type: BTreeMap<Type, Vec<usize>>,
     waiting: VecDeque<usize>,
-    file_pieces: Vec<Vec<Piece>>,
-    file_pending: Vec<u32>,
-    file_running: Vec<bool>,
+    file_pieces: HashMap<usize, Vec<Piece>>,
+    file_pending: HashMap<usize, u32>,
+    file_running: HashSet<usize>,
     start: Vec<f64>,
     end: Vec<f64>,
+    waits: Vec<u8>,
     done: usize,
     arrived: usize,
     backlog_half: usize,
     backlog_end: usize,
     lb_runs: u64,
+    /// Drives held by processes, since when, and drive-seconds held from
+    /// the warm-up on.
+    held: u32,
+    held_since: f64,
+    held_s: f64,
+    held_total_s: f64,
+    /// When the run was stopped at `max_backlog`.
+    stopped_at: Option<f64>,
+    /// Time of the event being handled.
+    now: f64,
     error: Option<Error>,
 }
 
@@ -101,9 +157,45 @@ impl Archive<'_> {
     }
 
     fn tapes_in_use(&self, file: usize, now: f64) -> bool {
-        self.file_pieces[file]
-            .iter()
-            .any(|p| self.hw.in_use(p.tape, now))
+        self.file_pieces
+            .get(&file)
+            .is_some_and(|ps| ps.iter().any(|p| self.hw.in_use(p.tape, now)))
+    }
+
+    /// Lays out a file of the initial archive the first time a request
+    /// touches it, on cartridges of its own (not timed: it is already there).
+    /// A full archive holds far more files than a run touches, so the other
+    /// files sharing those cartridges are not requested (choice).
+    fn touch(&mut self, r: usize) {
+        let q = self.gen.requests[r];
+        if q.file >= self.gen.initial || self.file_pieces.contains_key(&q.file) {
+            return;
+        }
+        let pieces = Writer::new(q.policy, q.scheme, self.cfg.block_bytes).and_then(|mut w| {
+            let ps = w.write(&q.spec, &mut self.initial_tapes)?;
+            w.close(&mut self.initial_tapes);
+            Ok(ps)
+        });
+        match pieces {
+            Ok(ps) => {
+                let ps = ps.into_iter().filter(|p| p.content.read_needed()).collect();
+                self.file_pieces.insert(q.file, ps);
+            }
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Adds `delta` drives to those held by processes, at `t`.
+    fn hold(&mut self, delta: i64, t: f64) {
+        let from = self.held_since.max(self.cfg.workload.warmup_s);
+        if t > from {
+            self.held_s += f64::from(self.held) * (t - from);
+        }
+        self.held_total_s += f64::from(self.held) * (t - self.held_since).max(0.0);
+        self.held = (i64::from(self.held) + delta) as u32;
+        self.held_since = t;
     }
 
     fn needs(&self, ty: Type) -> (u32, u64, u64) {
@@ -137,6 +229,7 @@ impl Archive<'_> {
         mv.idle -= n;
         mv.ram -= ram;
         mv.disk -= disk;
+        self.hold(i64::from(n), self.now);
         let writer = Writer::new(ty.0, ty.1, self.cfg.block_bytes).expect("validated block size");
         self.procs.push(Some(Proc {
             ty,
@@ -169,6 +262,7 @@ impl Archive<'_> {
         mv.idle += n;
         mv.ram += ram;
         mv.disk += disk;
+        self.hold(-i64::from(n), t);
     }
 
     fn assign(&mut self, p: usize, r: usize, cal: &mut Calendar<Ev>) {
@@ -189,16 +283,15 @@ impl Archive<'_> {
         };
         pr.running = Some(r);
         let req = self.gen.requests[r];
-        let file = self.gen.files[req.file];
         let pieces = match req.kind {
-            Kind::Write => match pr.writer.write(&file, &mut self.tapes) {
+            Kind::Write => match pr.writer.write(&req.spec, &mut self.tapes) {
                 Ok(p) => p,
                 Err(e) => {
                     self.error.get_or_insert(e);
                     Vec::new()
                 }
             },
-            Kind::Read => self.file_pieces[req.file].clone(),
+            Kind::Read => self.file_pieces.get(&req.file).cloned().unwrap_or_default(),
         };
         let drives = pr.drives.clone();
         let mut end = now;
@@ -210,12 +303,13 @@ impl Archive<'_> {
             self.hw.reserve(pc.tape, end);
         }
         if req.kind == Kind::Write {
-            self.file_pieces[req.file] = pieces
+            let kept = pieces
                 .into_iter()
                 .filter(|pc| pc.content.read_needed())
                 .collect();
+            self.file_pieces.insert(req.file, kept);
         }
-        self.file_running[req.file] = true;
+        self.file_running.insert(req.file);
         self.start[r] = now;
         cal.schedule_at(end, Ev::Done(p));
     }
@@ -236,6 +330,7 @@ impl Archive<'_> {
         } else if let Some(p) = lightest {
             self.assign(p, r, cal);
         } else {
+            self.waits[r] |= NO_PROCESS;
             return false;
         }
         true
@@ -247,16 +342,28 @@ impl Archive<'_> {
     }
 
     fn arrive(&mut self, r: usize, cal: &mut Calendar<Ev>) {
+        let now = cal.now();
         let file = self.gen.requests[r].file;
         self.arrived += 1;
-        let busy = self.file_pending[file] > 0 || self.blocked(r, cal.now());
-        self.file_pending[file] += 1;
-        if busy || !self.place(r, cal) {
+        self.touch(r);
+        let pending = self.file_pending.entry(file).or_default();
+        let same_file = *pending > 0;
+        *pending += 1;
+        let tape_busy = !same_file && self.blocked(r, now);
+        if same_file {
+            self.waits[r] |= SAME_FILE;
+        } else if tape_busy {
+            self.waits[r] |= TAPE_IN_USE;
+        }
+        if same_file || tape_busy || !self.place(r, cal) {
             self.waiting.push_back(r);
         }
         let n = self.gen.requests.len();
         if self.arrived == n.div_ceil(2) {
             self.backlog_half = self.arrived - self.done;
+        }
+        if self.arrived - self.done > self.cfg.max_backlog as usize {
+            self.stopped_at = Some(now);
         }
         if self.arrived == n {
             self.backlog_end = self.arrived - self.done;
@@ -273,8 +380,13 @@ impl Archive<'_> {
         let file = self.gen.requests[r].file;
         self.end[r] = now;
         self.done += 1;
-        self.file_pending[file] -= 1;
-        self.file_running[file] = false;
+        if let Some(n) = self.file_pending.get_mut(&file) {
+            *n -= 1;
+            if *n == 0 {
+                self.file_pending.remove(&file);
+            }
+        }
+        self.file_running.remove(&file);
         if terminating {
             self.close(p, now);
         } else {
@@ -312,7 +424,7 @@ impl Archive<'_> {
         let oldest = self.waiting.iter().min().copied();
         let stale = oldest.is_some_and(|r| {
             let q = self.gen.requests[r];
-            now - q.arrival_s > s.max_waiting_time_s && !self.file_running[q.file]
+            now - q.arrival_s > s.max_waiting_time_s && !self.file_running.contains(&q.file)
         });
         stale || self.waiting.len() > s.max_req_count as usize || self.imbalance() > s.max_imbalance
     }
@@ -329,7 +441,10 @@ impl Archive<'_> {
             let Some(pr) = self.procs[p].as_mut() else {
                 continue;
             };
-            pending.extend(pr.queue.drain(..));
+            for r in pr.queue.drain(..) {
+                self.waits[r] |= LOAD_BALANCER;
+                pending.push(r);
+            }
             if pr.running.is_some() {
                 pr.terminating = true;
                 let ty = pr.ty;
@@ -346,11 +461,18 @@ impl Archive<'_> {
             let q = self.gen.requests[r];
             *wanted.entry((q.policy, q.scheme)).or_default() += 1;
         }
-        // One process per required type, the most requested types first
-        // (the paper leaves the order open; this one avoids starving them).
-        let mut required: Vec<(usize, Type)> = wanted.iter().map(|(ty, &n)| (n, *ty)).collect();
-        required.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, ty) in required {
+        // One process per required type, the type of the oldest pending
+        // request first (the paper leaves the order open; most-requested
+        // first livelocks when the drives are too few for one process per
+        // type: the oldest request's type may never get one).
+        let mut required: Vec<Type> = Vec::new();
+        for &r in &pending {
+            let q = self.gen.requests[r];
+            if !required.contains(&(q.policy, q.scheme)) {
+                required.push((q.policy, q.scheme));
+            }
+        }
+        for ty in required {
             self.create(ty);
         }
         loop {
@@ -375,7 +497,7 @@ impl Archive<'_> {
                 .by_type
                 .get(&(q.policy, q.scheme))
                 .and_then(|ps| ps.iter().copied().min_by_key(|&p| self.load(p)));
-            let free = !self.file_running[q.file]
+            let free = !self.file_running.contains(&q.file)
                 && !blocked_files.contains(&q.file)
                 && !self.blocked(r, now);
             match target.filter(|_| free) {
@@ -390,6 +512,7 @@ impl Archive<'_> {
 impl Model for Archive<'_> {
     type Event = Ev;
     fn handle(&mut self, event: Ev, cal: &mut Calendar<Ev>) {
+        self.now = cal.now();
         match event {
             Ev::Arrive(r) => self.arrive(r, cal),
             Ev::Done(p) => self.finish(p, cal),
@@ -403,40 +526,31 @@ impl Model for Archive<'_> {
             }
         }
     }
-}
 
-/// Writes the files archived before time 0 (not timed, tapes left in
-/// slots). Each goes on cartridges of its own: the archive is full-scale and
-/// the other files on those tapes are not requested during the run (choice;
-/// packing the initial files densely would put most reads on a few tapes).
-fn preload(cfg: &ArchiveConfig, gen: &Generated, tapes: &mut Tapes) -> Result<Vec<Vec<Piece>>> {
-    let mut out = vec![Vec::new(); gen.files.len()];
-    for (i, &(policy, scheme)) in gen.initial_types.iter().enumerate() {
-        let mut w = Writer::new(policy, scheme, cfg.block_bytes)?;
-        out[i] = w
-            .write(&gen.files[i], tapes)?
-            .into_iter()
-            .filter(|p| p.content.read_needed())
-            .collect();
-        w.close(tapes);
+    fn finished(&self) -> bool {
+        self.stopped_at.is_some() || self.error.is_some()
     }
-    Ok(out)
 }
 
-/// Simulates the archive under `cfg` until every request is served.
+/// Simulates the archive under `cfg` until every request is served, or
+/// until more than `max_backlog` requests are in the system.
 pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
     cfg.validate()?;
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let gen = generate(cfg, &mut rng);
-    let mut tapes = Tapes::new(cfg.platform.tape_capacity_bytes)?;
-    let file_pieces = preload(cfg, &gen, &mut tapes)?;
-    let p = &cfg.platform;
     let n = gen.requests.len();
-    let nfiles = gen.files.len();
+    if n == 0 {
+        return Err(Error::invalid(
+            "workload.duration_s",
+            "no request arrives in the run",
+        ));
+    }
+    let p = &cfg.platform;
     let mut model = Archive {
         cfg,
         hw: Hardware::new(cfg),
-        tapes,
+        tapes: Tapes::new(p.tape_capacity_bytes)?,
+        initial_tapes: Tapes::starting_at(p.tape_capacity_bytes, INITIAL_TAPES)?,
         movers: (0..p.movers)
             .map(|_| Mover {
                 idle: p.drives_per_mover,
@@ -447,16 +561,23 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
         procs: Vec::new(),
         by_type: BTreeMap::new(),
         waiting: VecDeque::new(),
-        file_pieces,
-        file_pending: vec![0; nfiles],
-        file_running: vec![false; nfiles],
-        start: vec![0.0; n],
-        end: vec![0.0; n],
+        file_pieces: HashMap::new(),
+        file_pending: HashMap::new(),
+        file_running: HashSet::new(),
+        start: vec![f64::NAN; n],
+        end: vec![f64::NAN; n],
+        waits: vec![0; n],
         done: 0,
         arrived: 0,
         backlog_half: 0,
         backlog_end: 0,
         lb_runs: 0,
+        held: 0,
+        held_since: 0.0,
+        held_s: 0.0,
+        held_total_s: 0.0,
+        stopped_at: None,
+        now: 0.0,
         error: None,
         gen,
     };
@@ -467,7 +588,7 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
     if let Some(e) = model.error {
         return Err(e);
     }
-    if model.done < n {
+    if model.stopped_at.is_none() && model.done < n {
         return Err(Error::invalid(
             "workload",
             format!("only {} of {n} requests could be served", model.done),
@@ -477,48 +598,100 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
         return Err(Error::invalid(
             "platform.tapes",
             format!(
-                "the run needed {} cartridges but the library has {}",
+                "the run needed {} empty cartridges but the library has {}",
                 model.tapes.used(),
                 p.tapes
             ),
         ));
     }
-    Ok(metrics(&model, stats.events))
+    // The last completion (Load-Balancer checks may follow it), or the stop.
+    let end = model
+        .stopped_at
+        .unwrap_or_else(|| model.end.iter().copied().fold(0.0, f64::max));
+    model.hold(0, end);
+    metrics(&model, end, stats.events)
 }
 
-fn metrics(m: &Archive<'_>, events: u64) -> ArchiveMetrics {
+fn metrics(m: &Archive<'_>, end: f64, events: u64) -> Result<ArchiveMetrics> {
+    // A run stopped (saturated) before the warm-up ended is measured whole.
+    let whole = end <= m.cfg.workload.warmup_s;
+    let warmup = if whole { 0.0 } else { m.cfg.workload.warmup_s };
+    let (busy, held, arms) = if whole {
+        (m.hw.busy_total_s, m.held_total_s, m.hw.arm_busy_total_s)
+    } else {
+        (m.hw.busy_s, m.held_s, m.hw.arm_busy_s)
+    };
     let reqs = &m.gen.requests;
     let n = reqs.len();
-    let mut weighted = 0.0;
-    let mut resp = 0.0;
-    let mut stretch = 0.0;
-    let mut bytes = 0.0;
+    let mut count = 0usize;
+    let mut censored = 0usize;
+    let (mut weighted, mut resp, mut stretch, mut wait, mut bytes) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    let mut causes = [0usize; 4];
     for (i, q) in reqs.iter().enumerate() {
-        let size = m.gen.files[q.file].bytes as f64;
-        let r = m.end[i] - q.arrival_s;
+        if q.arrival_s < warmup || q.arrival_s > end {
+            continue;
+        }
+        count += 1;
+        let size = q.spec.bytes as f64;
+        let finished = m.end[i].is_finite();
+        censored += usize::from(!finished);
+        let r = if finished { m.end[i] } else { end } - q.arrival_s;
         weighted += r / (size / 1e9);
         resp += r;
-        stretch += r / (m.end[i] - m.start[i]).max(1e-9);
-        bytes += size;
+        let start = if m.start[i].is_finite() {
+            m.start[i]
+        } else {
+            end
+        };
+        wait += start - q.arrival_s;
+        if finished {
+            stretch += r / (m.end[i] - m.start[i]).max(1e-9);
+            bytes += size;
+        }
+        for (k, bit) in [SAME_FILE, TAPE_IN_USE, NO_PROCESS, LOAD_BALANCER]
+            .into_iter()
+            .enumerate()
+        {
+            causes[k] += usize::from(m.waits[i] & bit != 0);
+        }
     }
-    let makespan = m.end.iter().copied().fold(0.0, f64::max);
+    if count == 0 {
+        return Err(Error::invalid(
+            "workload.warmup_s",
+            "no request arrived after the warm-up",
+        ));
+    }
+    let c = count as f64;
+    let window = (end - warmup).max(1e-9);
     let drives = m.hw.drives.len() as f64;
     let growth = m.backlog_end as f64 - m.backlog_half as f64;
     let half = (n - n.div_ceil(2)) as f64;
-    ArchiveMetrics {
-        requests: n,
-        weighted_response_s_per_gb: weighted / n as f64,
-        mean_response_s: resp / n as f64,
-        mean_stretch: stretch / n as f64,
-        throughput_bps: bytes / makespan.max(1e-9),
-        drive_utilisation: m.hw.busy_s / (drives * makespan.max(1e-9)),
+    let stopped = m.stopped_at.is_some();
+    Ok(ArchiveMetrics {
+        requests: count,
+        arrivals: m.arrived,
+        censored,
+        weighted_response_s_per_gb: weighted / c,
+        mean_response_s: resp / c,
+        mean_stretch: stretch / (count - censored).max(1) as f64,
+        throughput_bps: bytes / window,
+        drive_utilisation: (busy / (drives * window)).min(1.0),
+        mover_utilisation: (held / (drives * window)).min(1.0),
+        arm_utilisation: (arms / (f64::from(m.cfg.platform.robot_arms) * window)).min(1.0),
+        mean_wait_s: wait / c,
+        waited_same_file: causes[0] as f64 / c,
+        waited_tape_in_use: causes[1] as f64 / c,
+        waited_no_process: causes[2] as f64 / c,
+        waited_load_balancer: causes[3] as f64 / c,
         mounts: m.hw.mounts,
         load_balancer_runs: m.lb_runs,
         backlog_half: m.backlog_half,
         backlog_end: m.backlog_end,
-        saturated: growth > (0.1 * half).max(5.0),
-        makespan_s: makespan,
+        saturated: stopped || growth > (0.1 * half).max(5.0),
+        stopped,
+        makespan_s: end,
         tapes_used: m.tapes.used(),
+        archive_tapes_touched: m.initial_tapes.used(),
         events,
-    }
+    })
 }

@@ -9,6 +9,10 @@ pub trait Model {
     type Event;
     /// Reacts to `event`, which fires at `cal.now()`.
     fn handle(&mut self, event: Self::Event, cal: &mut Calendar<Self::Event>);
+    /// Whether the run should stop now, events left or not (default: never).
+    fn finished(&self) -> bool {
+        false
+    }
 }
 
 /// What the event loop did.
@@ -20,11 +24,15 @@ pub struct RunStats {
     pub end: Time,
 }
 
-/// Runs `model` until no event is left or the next one is later than `until`.
-/// The clock ends at `until` if events remained, else at the last event.
+/// Runs `model` until no event is left, the next one is later than `until`,
+/// or the model says it is finished. The clock ends at `until` if events
+/// remained past it, else at the last event handled.
 pub fn run<M: Model>(model: &mut M, cal: &mut Calendar<M::Event>, until: Time) -> RunStats {
     let mut events = 0u64;
     while let Some(t) = cal.peek_time() {
+        if model.finished() {
+            break;
+        }
         if t > until {
             cal.advance_to(until);
             break;
