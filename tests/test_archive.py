@@ -3,6 +3,7 @@ Blue Waters reproduction on a tiny scale, and its sweep on a Dask cluster."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 from dask.distributed import LocalCluster
 
 from seekplan.archive import parse_config, simulate
-from seekplan.experiments import bluewaters
-from seekplan.sweep import run_points
+from seekplan.experiments import EXPERIMENTS, bluewaters, runner
+from seekplan.sweep import Executor, run_points
 
 TINY = """
 policy: {policy}
@@ -87,7 +88,12 @@ def test_bad_configs_exit_2_naming_the_field(cli, tmp_path, text, needle):
 
 def _tiny_run(tmp_path: Path, scheduler: str | None = None) -> dict:
     return bluewaters.run(
-        tmp_path, quick=True, workers=1, scheduler=scheduler, days=1, scale=3, min_requests=20
+        tmp_path,
+        quick=True,
+        executor=Executor(1, scheduler),
+        days=1,
+        scale=3,
+        min_requests=20,
     )
 
 
@@ -111,10 +117,10 @@ def test_bluewaters_reproduction_structure_and_claims(tmp_path):
         assert isinstance(c["holds"], bool) and c["evidence"]
 
 
-def test_reproduce_rejects_scheduler_for_other_papers(cli, tmp_path):
-    r = cli("reproduce", "sandsta", "--out", tmp_path, "--scheduler", "tcp://127.0.0.1:1")
-    assert r.exit_code == 2
-    assert "does not take --scheduler" in r.output
+def test_every_reproduction_takes_an_executor():
+    for name in EXPERIMENTS:
+        params = inspect.signature(runner(name)).parameters
+        assert list(params)[:3] == ["out_dir", "quick", "executor"], name
 
 
 def _square(x: int) -> int:

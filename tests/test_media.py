@@ -14,6 +14,7 @@ from seekplan.errors import SeekplanError
 from seekplan.experiments import balafoutis
 from seekplan.media import MediaStudy, algorithms, simulate
 from seekplan.media.config import parse_study
+from seekplan.sweep import Executor
 
 
 def test_every_algorithm_is_glitch_free_from_python():
@@ -88,7 +89,7 @@ def test_simulate_media_cli_bad_input(cli, tmp_path: Path):
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """The reproduction at a tiny scale: one run of 60 rounds, two rates."""
     out = tmp_path_factory.mktemp("balafoutis")
-    return out, balafoutis.reproduce(out, True, 1, 1, 60, [10.0, 60.0], 30)
+    return out, balafoutis.reproduce(out, True, Executor(1), 1, 60, [10.0, 60.0], 30)
 
 
 def test_reproduction_structure_at_tiny_scale(tiny):

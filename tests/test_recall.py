@@ -13,6 +13,7 @@ from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.recall import generate_kit, load_campaign, simulate
 from seekplan.recall.config import parse_config
+from seekplan.sweep import Executor
 
 RUN_KEYS = {
     f"q{q}/{s}"
@@ -124,7 +125,7 @@ def test_file_past_tape_end_is_an_error(tmp_path):
 def test_reproduce_dcache_quick(tmp_path):
     from seekplan.experiments import runner
 
-    res = runner("dcache")(tmp_path, True, 1)
+    res = runner("dcache")(tmp_path, True, Executor(1))
     assert set(res["runs"]) == RUN_KEYS
     for run in res["runs"].values():
         assert all(isinstance(run[m], int | float) for m in METRICS)

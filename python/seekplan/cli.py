@@ -279,23 +279,18 @@ def reproduce_cmd(
     scheduler: Annotated[
         str | None,
         typer.Option(
-            help="Dask scheduler address for the sweeps (bluewaters; needs the dask extra)"
+            help="Dask scheduler address: run the sweep's points on that cluster "
+            "(needs the dask extra)"
         ),
     ] = None,
 ) -> None:
     """Reproduce a seed paper's published results and compare them with ours."""
     from seekplan.experiments import runner
+    from seekplan.sweep import Executor
 
     run = runner(name)
     output_dir(out)
-    if scheduler is not None:
-        import inspect
-
-        if "scheduler" not in inspect.signature(run).parameters:
-            raise SeekplanError(f"reproduction {name!r} does not take --scheduler")
-        results = run(out, quick, workers, scheduler=scheduler)  # type: ignore[call-arg]
-    else:
-        results = run(out, quick, workers)
+    results = run(out, quick, Executor(workers, scheduler))
     held = sum(c["holds"] for c in results["claims"])
     console.print(
         f"{name}: {held}/{len(results['claims'])} of the paper's findings hold; "
@@ -478,10 +473,11 @@ def simulate_media_cmd(
     """Simulate mixed-media disk scheduling rounds (Balafoutis et al.)."""
     from seekplan.media import load_study, run_study
     from seekplan.media.report import write
+    from seekplan.sweep import Executor
 
     output_dir(out)
     study = load_study(config)
-    per = run_study(study, workers=workers)
+    per = run_study(study, Executor(workers))
     results = write(out, study, per, f"seekplan simulate media {config} --out {out}")
     console.print(
         f"media: {len(study.algorithms)} algorithm(s) x {len(study.lambdas)} rate(s), "

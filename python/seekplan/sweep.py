@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -60,3 +61,21 @@ def run_points(
                     results[futs[fut]] = fut.result()
                     bar.advance(task)
     return results
+
+
+@dataclass(frozen=True)
+class Executor:
+    """Where a sweep's points run: ``workers`` local processes (default: one
+    per core; 1 runs in this process), or the Dask cluster at ``scheduler``.
+    Every reproduction takes one, so each runs on a cluster the same way."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+
+    def map(
+        self, fn: Callable[[Any], T], points: Sequence[Any], label: str, quiet: bool = False
+    ) -> list[T]:
+        """``[fn(p) for p in points]`` here or on the cluster, in input order."""
+        return run_points(
+            fn, points, label=label, workers=self.workers, scheduler=self.scheduler, quiet=quiet
+        )

@@ -1,8 +1,9 @@
 """Reproductions of the seed papers' published results, one module each.
 
-Each module has ``run(out_dir, quick, workers) -> dict`` that writes
+Each module has ``run(out_dir, quick, executor) -> dict`` that writes
 ``results.json``, ``report.html`` and plots into ``out_dir`` and returns the
-results (always with a ``claims`` list).
+results (always with a ``claims`` list); the ``seekplan.sweep.Executor``
+says where its points run (local processes, or a Dask cluster).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan.errors import SeekplanError
+from seekplan.sweep import Executor
 
 #: name users type -> module under seekplan.experiments
 EXPERIMENTS: dict[str, str] = {
@@ -24,7 +26,7 @@ EXPERIMENTS: dict[str, str] = {
 }
 
 
-def runner(name: str) -> Callable[[Path, bool, int | None], dict[str, Any]]:
+def runner(name: str) -> Callable[[Path, bool, Executor | None], dict[str, Any]]:
     """The ``run`` function of reproduction ``name``."""
     if name not in EXPERIMENTS:
         raise SeekplanError(

@@ -17,7 +17,7 @@ from seekplan.media.config import DiskParams, MediaStudy, ProjectionParams
 from seekplan.media.report import plot, table
 from seekplan.media.run import cluster_gain, run_study
 from seekplan.report import Report
-from seekplan.sweep import run_points
+from seekplan.sweep import Executor
 
 LABELS = {
     "tps-scan-scan": "TPS SCAN/SCAN",
@@ -371,18 +371,25 @@ def _per_figure(per: dict[str, dict[str, dict[str, Any]]]) -> dict[str, dict[str
     }
 
 
-def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[str, Any]:
-    """Runs the reproduction and writes results.json, report.html and plots."""
+def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) -> dict[str, Any]:
+    """Runs the reproduction and writes results.json, report.html and plots;
+    ``executor`` says where the sweep's points run (local processes by default)."""
     scale = QUICK if quick else FULL
     return reproduce(
-        out_dir, quick, workers, scale["runs"], scale["rounds"], LAMBDAS, scale["fig3_samples"]
+        out_dir,
+        quick,
+        executor or Executor(),
+        scale["runs"],
+        scale["rounds"],
+        LAMBDAS,
+        scale["fig3_samples"],
     )
 
 
 def reproduce(
     out_dir: Path,
     quick: bool,
-    workers: int | None,
+    executor: Executor,
     runs: int,
     rounds: int,
     lambdas: list[float],
@@ -391,9 +398,9 @@ def reproduce(
     """The reproduction at a given scale (tests use a tiny one)."""
     raw: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
     for name, fig in FIGURES.items():
-        raw[name] = run_study(_study(fig, runs, rounds, lambdas), workers, label=name)
+        raw[name] = run_study(_study(fig, runs, rounds, lambdas), executor, label=name)
     fig3_pts = [(k, w, fig3_samples) for w in FIG3_WIDTHS for k in FIG3_K]
-    fig3_vals = run_points(_fig3_point, fig3_pts, label="fig3", workers=workers)
+    fig3_vals = executor.map(_fig3_point, fig3_pts, label="fig3")
     fig3: dict[str, dict[str, Any]] = {str(w): {} for w in FIG3_WIDTHS}
     for (k, w, _), v in zip(fig3_pts, fig3_vals, strict=True):
         fig3[str(w)][str(k)] = v

@@ -18,7 +18,7 @@ from seekplan.experiments.claims import claim
 from seekplan.experiments.stats import Interval, mean_ci, ratio_ci
 from seekplan.io import write_json
 from seekplan.report import Report
-from seekplan.sweep import run_points
+from seekplan.sweep import Executor
 
 GB = 1_000_000_000
 MB = 1_000_000
@@ -452,8 +452,7 @@ def _plot(report: Report, fid: str, fig: dict[str, Any]) -> None:
 def run(
     out_dir: Path,
     quick: bool = False,
-    workers: int | None = None,
-    scheduler: str | None = None,
+    executor: Executor | None = None,
     seeds: int | None = None,
     scale: int = 50,
     days: float | None = None,
@@ -466,8 +465,8 @@ def run(
     (60, ten default MinLBIntervals; Figure 10 ten times its largest
     interval), and at least long enough for ``min_requests`` arrivals at
     low rates; the first tenth is left out as warm-up. ``scale`` (movers)
-    and ``days`` shrink the runs for tests;
-    ``scheduler`` is a Dask scheduler address for the sweep.
+    and ``days`` shrink the runs for tests; ``executor`` says where the
+    points run (local processes by default, or a Dask cluster).
     """
     n_seeds = seeds or (2 if quick else 5)
     if n_seeds < 2:
@@ -485,7 +484,7 @@ def run(
                 span = max(span, min_requests / rate * 3600)
                 for seed in range(1, n_seeds + 1):
                     points.append((pol, s.knob, v, s.base, seed, scale, span, span / 10))
-    results = run_points(_point, points, label="bluewaters", workers=workers, scheduler=scheduler)
+    results = (executor or Executor()).map(_point, points, label="bluewaters")
     figs: dict[str, dict[str, Any]] = {
         s.name: {
             "title": s.title,

@@ -22,7 +22,7 @@ from seekplan.recall.report import METRICS, series_figure
 from seekplan.recall.run import simulate
 from seekplan.recall.workload import Campaign, generate_kit
 from seekplan.report import Report
-from seekplan.sweep import run_points
+from seekplan.sweep import Executor
 
 QUEUES = (2000, 30000)
 STRATEGIES: dict[str, dict[str, Any]] = {
@@ -202,12 +202,12 @@ def _claims(m: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[str, Any]:
-    """Runs every variant's simulations in parallel and writes results.json
-    and report.html."""
+def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) -> dict[str, Any]:
+    """Runs every variant's simulations in parallel (on ``executor``: local
+    processes by default) and writes results.json and report.html."""
     configs = _configs(quick)
     points = [(v, k, c) for v, runs in configs.items() for k, c in runs.items()]
-    outcomes = run_points(_point, [c for _, _, c in points], label="dcache runs", workers=workers)
+    outcomes = (executor or Executor()).map(_point, [c for _, _, c in points], label="dcache runs")
     full: dict[str, dict[str, dict[str, Any]]] = {v: {} for v in configs}
     for (v, k, _), out in zip(points, outcomes, strict=True):
         full[v][k] = out

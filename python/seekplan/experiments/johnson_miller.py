@@ -23,6 +23,7 @@ from seekplan.fit import find_track_starts, fit_seeks, score_track_starts
 from seekplan.fit.virtual import BlockTiming, random_layout, seek_log, write_log
 from seekplan.io import write_json
 from seekplan.report import Report
+from seekplan.sweep import Executor
 
 #: [J&M Table 5] overhead s, transfer MB/s, minimum file MB, % of tape
 PAPER_TABLE5 = {
@@ -406,9 +407,9 @@ def _robot_rows(robots: Any, n: int) -> dict[str, dict[str, float]]:
     return out
 
 
-def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[str, Any]:
+def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) -> dict[str, Any]:
     """Runs the reproduction and writes results.json, report.html and plots
-    (``workers`` is unused: every figure here is computed in well under a second)."""
+    (``executor`` is unused: every figure here is computed in well under a second)."""
     out_dir = Path(out_dir)
     catalog, robots = load_catalog(), load_robots()
     t5 = table5(catalog, robots)

@@ -16,7 +16,7 @@ from seekplan.experiments.claims import claim
 from seekplan.io import write_json
 from seekplan.ordering import order
 from seekplan.report import Report
-from seekplan.sweep import run_points
+from seekplan.sweep import Executor
 from seekplan.workload import uniform_batch
 
 SIZES = [1, 2, 4, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 2048]
@@ -121,14 +121,14 @@ def _sweep(
     drive: str,
     lists: dict[int, int],
     algos: tuple[str, ...],
-    workers: int | None,
+    executor: Executor,
     label: str,
     sizes: list[int] | None = None,
 ) -> dict[str, dict[int, list[tuple[float, float]]]]:
     points = [
         (drive, n, 1_000_003 * n + k, algos) for n in (sizes or SIZES) for k in range(lists[n])
     ]
-    results = run_points(_point, points, label=label, workers=workers)
+    results = executor.map(_point, points, label=label)
     runs: dict[str, dict[int, list[tuple[float, float]]]] = {a: {} for a in algos}
     for (_, n, _, _), res in zip(points, results, strict=True):
         for algo, v in res.items():
@@ -317,10 +317,12 @@ def _plots(
         report.figure(fig, name, title)
 
 
-def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[str, Any]:
-    """Runs the reproduction and writes results.json, report.html and plots."""
+def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) -> dict[str, Any]:
+    """Runs the reproduction and writes results.json, report.html and plots;
+    ``executor`` says where the sweep's points run (local processes by default)."""
+    executor = executor or Executor()
     lists = QUICK_LISTS if quick else FULL_LISTS
-    runs = _sweep("mlr1", lists, tuple(ALGOS), workers, "sandsta mlr1")
+    runs = _sweep("mlr1", lists, tuple(ALGOS), executor, "sandsta mlr1")
     per = {a: {n: _mean([t for t, _ in v]) / n for n, v in s.items()} for a, s in runs.items()}
     sem = {
         a: {
@@ -341,13 +343,13 @@ def run(out_dir: Path, quick: bool = False, workers: int | None = None) -> dict[
     t1_lists = {n: max(1, lists[n] // 2) for n in SIZES}
     for drive in ("dlt2000", "dlt4000"):
         algo = TABLE1_ALGO[drive]
-        extra = _sweep(drive, t1_lists, (algo,), workers, f"table 1 {drive}")
+        extra = _sweep(drive, t1_lists, (algo,), executor, f"table 1 {drive}")
         table1_ours[drive] = {n: _mean([t for t, _ in extra[algo][n]]) / n for n in TABLE1[drive]}
 
     n196 = 196
     lists196 = {n196: max(1, lists[128])}
     runs196 = _sweep(
-        "mlr1", lists196, ("read", "fifo", "mpscan-star"), workers, "196 requests", sizes=[n196]
+        "mlr1", lists196, ("read", "fifo", "mpscan-star"), executor, "196 requests", sizes=[n196]
     )
     at196 = {a: _mean([t for t, _ in v[n196]]) for a, v in runs196.items()}
     claims = _claims(per, table1_ours, at196)

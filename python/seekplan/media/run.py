@@ -10,7 +10,7 @@ from typing import Any
 from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.media.config import DiskParams, MediaStudy
-from seekplan.sweep import run_points
+from seekplan.sweep import Executor
 
 
 def algorithms() -> list[str]:
@@ -65,7 +65,10 @@ def aggregate(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_study(
-    study: MediaStudy, workers: int | None = None, label: str = "media", quiet: bool = False
+    study: MediaStudy,
+    executor: Executor | None = None,
+    label: str = "media",
+    quiet: bool = False,
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Every (algorithm, lambda) point: ``{algo: {str(lambda): aggregate}}``."""
     points = [
@@ -74,7 +77,7 @@ def run_study(
         for lam in study.lambdas
         for run in range(study.runs)
     ]
-    results = run_points(_point, points, label=label, workers=workers, quiet=quiet)
+    results = (executor or Executor()).map(_point, points, label=label, quiet=quiet)
     grouped: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for (cfg, algo), res in zip(points, results, strict=True):
         grouped.setdefault(algo, {}).setdefault(str(cfg["lambda"]), []).append(res)
