@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
 from dask.distributed import LocalCluster
 
 from seekplan.archive import parse_config, simulate
+from seekplan.errors import SeekplanError
 from seekplan.experiments import EXPERIMENTS, bluewaters, runner
 from seekplan.sweep import Executor, run_points
 
@@ -147,3 +149,30 @@ def test_sweep_on_a_local_dask_cluster_matches_local_run():
         remote = run_points(bluewaters._point, points, scheduler=cluster.scheduler_address)
         assert remote == run_points(bluewaters._point, points, workers=1)
         assert run_points(_square, [1, 2, 3], scheduler=cluster.scheduler_address) == [1, 4, 9]
+
+
+def test_the_default_platform_is_the_catalogued_t10000b():
+    named = parse_config({"platform": {"drive": "t10000b"}})
+    assert named.data["platform"] == parse_config({}).data["platform"]
+
+
+def test_a_platform_from_catalogued_drive_and_library_names():
+    cfg = parse_config({"platform": {"drive": "ts1170", "library": "sl8500", "load_s": 9}})
+    p = cfg.data["platform"]
+    assert p["tape_capacity_bytes"] == 50 * 10**12 and p["drive_rate_bps"] == 400e6
+    assert p["robot_arms"] == 4 and p["robot_s"] == 12.5
+    assert p["load_s"] == 9  # the config's own figure wins
+    assert "drive" not in p and "library" not in p
+
+
+@pytest.mark.parametrize(
+    ("platform", "needle"),
+    [
+        ({"drive": "t9000"}, "platform.drive: unknown drive 't9000'"),
+        ({"drive": "dlt4000-t3"}, "platform.drive: unknown drive 'dlt4000-t3'"),
+        ({"library": 3}, "platform.library: unknown library 3"),
+    ],
+)
+def test_unknown_hardware_names_are_named(platform, needle):
+    with pytest.raises(SeekplanError, match=re.escape(needle)):
+        parse_config({"platform": platform})

@@ -38,10 +38,60 @@ def parse_config(data: Any, origin: str = "config") -> ArchiveConfig:
         data = {}
     if not isinstance(data, dict):
         raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
+    data = _named_hardware(data, origin)
     try:
         return ArchiveConfig(json.loads(_core.archive_config(json.dumps(data))))
     except ValueError as e:
         raise SeekplanError(f"{origin}: {e}") from None
+
+
+def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:
+    """`platform.drive: NAME` and `platform.library: NAME` (catalogued in
+    `seekplan drives`) become the drive's capacity, rate, load, unload and
+    locate figures and the library's arms and mean move time. A figure the
+    config sets itself wins over the catalog's."""
+    platform = data.get("platform")
+    if not isinstance(platform, dict):
+        return data
+    from seekplan.catalog import load_catalog, load_robots
+
+    figures: dict[str, Any] = {}
+    drive = platform.get("drive")
+    if drive is not None:
+        drives = load_catalog()
+        entry = drives.get(drive) if isinstance(drive, str) else None
+        if entry is None or entry.mechanics is None:
+            known = sorted(n for n, e in drives.items() if e.mechanics is not None)
+            raise SeekplanError(
+                f"{origin}: platform.drive: unknown drive {drive!r}; catalogued with "
+                f"mechanics: {', '.join(known)}"
+            )
+        m = entry.mechanics
+        locate = m.mean_locate_s()
+        figures |= {
+            "tape_capacity_bytes": m.capacity_bytes,
+            "drive_rate_bps": m.rate_bps,
+            "load_s": m.load_s,
+            "unload_s": m.unload_s,
+            # An average locate winds half the tape; the model takes the full wind.
+            **({"full_locate_s": 2 * locate} if locate is not None else {}),
+        }
+    library = platform.get("library")
+    if library is not None:
+        robots = load_robots()
+        robot = robots.get(library) if isinstance(library, str) else None
+        if robot is None:
+            raise SeekplanError(
+                f"{origin}: platform.library: unknown library {library!r}; "
+                f"catalogued: {', '.join(sorted(robots))}"
+            )
+        figures |= {
+            "robot_arms": robot.arms or 1,
+            # One robot_s per move, mount or dismount: the mean of fetch and return.
+            "robot_s": (robot.fetch.mean_s + robot.ret.mean_s) / 2,
+        }
+    rest = {k: v for k, v in platform.items() if k not in ("drive", "library")}
+    return {**data, "platform": {**figures, **rest}}
 
 
 def load_config(path: str | Path) -> ArchiveConfig:
