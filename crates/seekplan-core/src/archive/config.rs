@@ -99,6 +99,9 @@ impl Default for Platform {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct SchedulerParams {
+    /// Which placement and rebalancing rules run ("paper": the Main-Scheduler
+    /// and Load-Balancer of section 5, the only one so far).
+    pub algorithm: String,
     /// A running process of the right type takes a request while it has at
     /// most this many (choice: 2).
     pub max_light_load: u32,
@@ -117,6 +120,7 @@ pub struct SchedulerParams {
 impl Default for SchedulerParams {
     fn default() -> Self {
         SchedulerParams {
+            algorithm: "paper".into(),
             max_light_load: 2,
             min_lb_interval_s: 6.0 * 86_400.0,
             max_waiting_time_s: 86_400.0,
@@ -275,6 +279,17 @@ impl ArchiveConfig {
         let p = &self.platform;
         let w = &self.workload;
         let s = &self.scheduler;
+        let known = super::sim::scheduler_names();
+        if !known.contains(&s.algorithm.as_str()) {
+            return Err(Error::invalid(
+                "scheduler.algorithm",
+                format!(
+                    "unknown scheduler {:?}; choose one of {}",
+                    s.algorithm,
+                    known.join(", ")
+                ),
+            ));
+        }
         for (f, v) in [
             ("platform.movers", p.movers),
             ("platform.drives_per_mover", p.drives_per_mover),

@@ -5,21 +5,18 @@
 
 mod config;
 mod layout;
-mod layout_parallel;
-mod layout_rait;
-mod layout_vertical;
 mod platform;
 mod scheme;
-mod simulate;
+mod sim;
 mod workload;
 
 pub use config::{
     table1, ArchiveConfig, Platform, PolicyName, SchedulerParams, SchemeShare, Workload,
 };
-pub use layout::{phys_bytes, Content, FileSpec, Piece, Record, TapeId, Tapes, Unit, Writer};
-pub use layout_parallel::ParallelWriter;
-pub use layout_rait::RaitWriter;
-pub use layout_vertical::VerticalWriter;
+pub use layout::{
+    phys_bytes, Content, FileSpec, ParallelWriter, Piece, RaitWriter, Record, TapeId, Tapes, Unit,
+    VerticalWriter, Writer,
+};
 pub use scheme::{Policy, PolicyChoice, Scheme};
-pub use simulate::{simulate, ArchiveMetrics};
+pub use sim::{simulate, ArchiveMetrics};
 pub use workload::{generate, Generated, Kind, Request};

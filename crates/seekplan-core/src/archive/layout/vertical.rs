@@ -10,7 +10,8 @@
 //! bytes at their files' EC ratios (choice: the paper does not say how EC
 //! of mixed files compresses; this keeps "EC compresses worse" per file).
 
-use super::{phys_bytes, Content, FileSpec, Piece, Scheme, TapeId, Tapes};
+use super::types::{phys_bytes, Content, FileSpec, Piece, TapeId, Tapes};
+use crate::archive::Scheme;
 use crate::Result;
 
 /// One data tape of the open group.

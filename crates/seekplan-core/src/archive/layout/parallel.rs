@@ -5,8 +5,9 @@
 //! replaced; when an EC block does not fit (EC compresses worse than data),
 //! only that EC tape is replaced and the block goes on the new one.
 
-use super::layout::{largest_fit, Blocks};
-use super::{phys_bytes, Content, FileSpec, Piece, Record, Scheme, TapeId, Tapes, Unit};
+use super::types::{largest_fit, Blocks};
+use super::types::{phys_bytes, Content, FileSpec, Piece, Record, TapeId, Tapes, Unit};
+use crate::archive::Scheme;
 use crate::{Error, Result};
 
 /// Open cartridges of one PARALLEL process.

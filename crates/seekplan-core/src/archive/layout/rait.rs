@@ -4,8 +4,9 @@
 //! and Y EC blocks. Consecutive files of a process continue the rotation.
 //! When a block does not fit on its tape, every tape is replaced.
 
-use super::layout::{largest_fit, Blocks};
-use super::{phys_bytes, Content, FileSpec, Piece, Record, Scheme, TapeId, Tapes, Unit};
+use super::types::{largest_fit, Blocks};
+use super::types::{phys_bytes, Content, FileSpec, Piece, Record, TapeId, Tapes, Unit};
+use crate::archive::Scheme;
 use crate::{Error, Result};
 
 /// Open cartridges of one RAIT process.
