@@ -80,6 +80,10 @@ def test_higher_rate_never_lowers_the_backlog():
         ),
         (TINY.format(policy="raid", rate=3), "policy"),
         (TINY.format(policy="rait", rate=3) + "colour: blue\n", "colour"),
+        (
+            TINY.format(policy="rait", rate=3) + "scheduler: {algorithm: fifo}\n",
+            "unknown scheduler \"fifo\"; choose one of paper",
+        ),
     ],
 )
 def test_bad_configs_exit_2_naming_the_field(cli, tmp_path, text, needle):
