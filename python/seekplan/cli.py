@@ -5,7 +5,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots, make_drive
-from seekplan.errors import SeekplanError
+from seekplan.errors import Interrupted, SeekplanError
 from seekplan.io import output_dir, output_file, read_matrix, read_text, to_json, write_order
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
@@ -47,6 +48,22 @@ def friendly(fn: F) -> F:
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def keep_partial(out: Path) -> Iterator[None]:
+    """On Ctrl-C during a sweep, writes the points finished so far to
+    ``out/partial.json``, says so, and exits with 130 (the shell's code for
+    an interrupt)."""
+    try:
+        yield
+    except Interrupted as e:
+        from seekplan.io import write_json
+
+        path = out / "partial.json"
+        write_json(path, e.partial())
+        sys.stderr.write(f"{e}; written {path}\n")
+        raise typer.Exit(130) from None
 
 
 def _position(value: str | None, option: str) -> int | None:
@@ -290,7 +307,8 @@ def reproduce_cmd(
 
     run = runner(name)
     output_dir(out)
-    results = run(out, quick, Executor(workers, scheduler))
+    with keep_partial(out):
+        results = run(out, quick, Executor(workers, scheduler))
     held = sum(c["holds"] for c in results["claims"])
     console.print(
         f"{name}: {held}/{len(results['claims'])} of the paper's findings hold; "
@@ -477,7 +495,8 @@ def simulate_media_cmd(
 
     output_dir(out)
     study = load_study(config)
-    per = run_study(study, Executor(workers))
+    with keep_partial(out):
+        per = run_study(study, Executor(workers))
     results = write(out, study, per, f"seekplan simulate media {config} --out {out}")
     console.print(
         f"media: {len(study.algorithms)} algorithm(s) x {len(study.lambdas)} rate(s), "

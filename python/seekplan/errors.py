@@ -1,5 +1,37 @@
-"""The error users see: one message naming the field, line or value at fault."""
+"""The error users see: one message naming the field, line or value at fault;
+and the interruption of a sweep, which keeps what finished."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
 
 
 class SeekplanError(Exception):
     """Bad input or an impossible request; the CLI prints it and exits with 2."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a sweep: what was asked and the points finished so far
+    (by their index), so that the CLI can write them before it exits."""
+
+    def __init__(self, label: str, points: list[Any], done: dict[int, Any]) -> None:
+        super().__init__(f"interrupted: {len(done)} of {len(points)} points of {label} finished")
+        self.label = label
+        self.points = points
+        self.done = done
+
+    def partial(self) -> dict[str, Any]:
+        """The finished points as a JSON-ready mapping (values JSON cannot
+        hold are written as their repr)."""
+        finished = [
+            {"index": i, "point": self.points[i], "result": r} for i, r in sorted(self.done.items())
+        ]
+        data = {
+            "interrupted": True,
+            "label": self.label,
+            "total": len(self.points),
+            "finished": len(self.done),
+            "points": finished,
+        }
+        return json.loads(json.dumps(data, default=repr))

@@ -3,12 +3,14 @@ processes by default, a Dask cluster when a scheduler address is given."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from seekplan.errors import Interrupted
 
 T = TypeVar("T")
 
@@ -35,32 +37,51 @@ def run_points(
     """``[fn(p) for p in points]``, in parallel, results in input order.
 
     ``workers=1`` runs in this process (handy for debugging); ``scheduler``
-    is a Dask scheduler address (needs the ``dask`` extra).
+    is a Dask scheduler address (needs the ``dask`` extra). Ctrl-C stops the
+    sweep (pending points are cancelled) and raises :class:`Interrupted`
+    with the points finished so far.
     """
     results: list[Any] = [None] * len(points)
-    with _progress(label, quiet) as bar:
-        task = bar.add_task(label, total=len(points))
-        if scheduler:
-            from dask.distributed import Client
-            from dask.distributed import as_completed as dask_completed
-
-            with Client(scheduler) as client:
-                futures = client.map(fn, points, pure=False)
-                index = {f.key: i for i, f in enumerate(futures)}
-                for fut in dask_completed(futures):
-                    results[index[fut.key]] = fut.result()
-                    bar.advance(task)
-        elif workers == 1 or len(points) <= 1:
-            for i, p in enumerate(points):
-                results[i] = fn(p)
+    done: dict[int, Any] = {}
+    try:
+        with _progress(label, quiet) as bar:
+            task = bar.add_task(label, total=len(points))
+            for i, r in _results(fn, points, workers, scheduler):
+                results[i] = done[i] = r
                 bar.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futs = {pool.submit(fn, p): i for i, p in enumerate(points)}
-                for fut in as_completed(futs):
-                    results[futs[fut]] = fut.result()
-                    bar.advance(task)
+    except KeyboardInterrupt:
+        raise Interrupted(label, list(points), done) from None
     return results
+
+
+def _results(
+    fn: Callable[[Any], T], points: Sequence[Any], workers: int | None, scheduler: str | None
+) -> Iterator[tuple[int, T]]:
+    """(index, result) of every point, in the order they finish."""
+    if scheduler:
+        from dask.distributed import Client
+        from dask.distributed import as_completed as dask_completed
+
+        with Client(scheduler) as client:
+            futures = client.map(fn, points, pure=False)
+            index = {f.key: i for i, f in enumerate(futures)}
+            try:
+                for fut in dask_completed(futures):
+                    yield index[fut.key], fut.result()
+            finally:
+                client.cancel(futures)
+    elif workers == 1 or len(points) <= 1:
+        for i, p in enumerate(points):
+            yield i, fn(p)
+    else:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        try:
+            futs = {pool.submit(fn, p): i for i, p in enumerate(points)}
+            for fut in as_completed(futs):
+                yield futs[fut], fut.result()
+        finally:
+            # On Ctrl-C, do not wait for the points still queued.
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,62 @@
+"""Ctrl-C during a sweep keeps what finished: run_points raises Interrupted
+with the finished points, and the CLI writes them and exits 130."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from seekplan import experiments
+from seekplan.errors import Interrupted
+from seekplan.sweep import run_points
+
+
+def _third_is_interrupted(i: int) -> int:
+    if i == 2:
+        raise KeyboardInterrupt
+    return i * i
+
+
+def _slow_square(i: int) -> int:
+    time.sleep(0.2)
+    return i * i
+
+
+def test_ctrl_c_in_process_keeps_the_points_before_it():
+    with pytest.raises(Interrupted) as e:
+        run_points(_third_is_interrupted, list(range(5)), label="squares", workers=1, quiet=True)
+    assert e.value.done == {0: 0, 1: 1}
+    assert e.value.partial()["finished"] == 2 and e.value.partial()["total"] == 5
+
+
+def test_ctrl_c_on_a_process_pool_stops_soon_and_keeps_finished_points():
+    timer = threading.Timer(0.9, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(Interrupted) as e:
+            run_points(_slow_square, list(range(60)), label="slow", workers=2, quiet=True)
+    finally:
+        timer.cancel()
+    # 60 points of 0.2 s on 2 workers take 6 s; cancelled, it stops well before.
+    assert time.monotonic() - start < 4
+    done = e.value.done
+    assert 0 < len(done) < 60
+    assert all(r == i * i for i, r in done.items())
+
+
+def test_the_cli_writes_partial_results_and_exits_130(cli, tmp_path, monkeypatch):
+    def interrupted(*_args: object) -> dict:
+        raise Interrupted("sandsta mlr1", [("mlr1", 8), ("mlr1", 16)], {0: {"fifo": 1.5}})
+
+    monkeypatch.setattr(experiments, "runner", lambda name: interrupted)
+    r = cli("reproduce", "sandsta", "--out", tmp_path / "out")
+    assert r.exit_code == 130
+    saved = json.loads((tmp_path / "out" / "partial.json").read_text())
+    assert saved["interrupted"] and saved["finished"] == 1 and saved["total"] == 2
+    assert saved["points"] == [{"index": 0, "point": ["mlr1", 8], "result": {"fifo": 1.5}}]
