@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from seekplan.errors import SeekplanError
 from seekplan.experiments import balafoutis
-from seekplan.media import MediaStudy, algorithms, simulate
-from seekplan.media.config import parse_study
+from seekplan.media import MediaStudy, algorithms, parse_study, simulate
 from seekplan.sweep import Executor
 
 

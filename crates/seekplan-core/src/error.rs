@@ -30,6 +30,18 @@ impl Error {
             message: message.into(),
         }
     }
+
+    /// The same error with an invalid field named from the config's top:
+    /// `section.field` (other errors unchanged).
+    pub fn in_section(self, section: &str) -> Self {
+        match self {
+            Error::Invalid { field, message } => Error::Invalid {
+                field: format!("{section}.{field}"),
+                message,
+            },
+            other => other,
+        }
+    }
 }
 
 /// Checks that every named figure is finite and positive; names the first that is not.

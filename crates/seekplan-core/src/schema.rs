@@ -29,6 +29,11 @@ pub const SCHEMAS: &[ConfigSchema] = &[
             "seekplan simulate archive: archival write policies on the Blue Waters platform",
         schema: || schema_for!(crate::archive::ArchiveConfig),
     },
+    ConfigSchema {
+        name: "media",
+        description: "seekplan simulate media: disk schedulers compared over arrival rates",
+        schema: crate::media::MediaStudy::schema,
+    },
 ];
 
 /// Names of the registered configs, in registry order.

@@ -1,13 +1,37 @@
 //! Bindings for round-based mixed-media disk scheduling (Balafoutis et al.).
 
-use crate::err;
+use crate::{err, parse};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::media::{cluster_study, simulate, Algorithm, MediaConfig};
+use seekplan_core::media::{
+    cluster_study, simulate, Algorithm, MediaConfig, MediaStudy, StudyAxes,
+};
 use seekplan_core::model::disk::DiskSpec;
 
 fn json_err(e: serde_json::Error) -> PyErr {
     PyValueError::new_err(format!("invalid media config: {e}"))
+}
+
+/// A study, as the axes' and the base config's JSON halves (the caller
+/// splits the mapping by `media_study_keys`), with every default filled in
+/// after the core's checks: `(axes_json, base_json)`.
+#[pyfunction]
+fn media_study(axes_json: &str, base_json: &str) -> PyResult<(String, String)> {
+    let study = MediaStudy {
+        axes: parse::<StudyAxes>(axes_json, "")?,
+        base: parse::<MediaConfig>(base_json, "")?,
+    };
+    study.validate().map_err(err)?;
+    Ok((
+        serde_json::to_string(&study.axes).map_err(json_err)?,
+        serde_json::to_string(&study.base).map_err(json_err)?,
+    ))
+}
+
+/// The keys of a study mapping that belong to the axes.
+#[pyfunction]
+fn media_study_keys() -> Vec<&'static str> {
+    StudyAxes::KEYS.to_vec()
 }
 
 /// Runs one simulation: `config_json` holds MediaConfig fields; returns the
@@ -33,7 +57,8 @@ fn media_cluster_study(
     size_sd: f64,
     seed: u64,
 ) -> PyResult<String> {
-    let disk: DiskSpec = serde_json::from_str(disk_json).map_err(json_err)?;
+    let disk: DiskSpec = parse(disk_json, "")?;
+    disk.validate().map_err(err)?;
     let gain = py
         .allow_threads(|| cluster_study(&disk, k, width, samples, (size_mean, size_sd), seed))
         .map_err(err)?;
@@ -48,6 +73,8 @@ fn media_algorithms() -> Vec<&'static str> {
 
 /// Adds this area's functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(media_study, m)?)?;
+    m.add_function(wrap_pyfunction!(media_study_keys, m)?)?;
     m.add_function(wrap_pyfunction!(media_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(media_cluster_study, m)?)?;
     m.add_function(wrap_pyfunction!(media_algorithms, m)?)?;

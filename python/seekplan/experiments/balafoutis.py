@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from seekplan.experiments.claims import claim
 from seekplan.io import write_json
-from seekplan.media.config import DiskParams, MediaStudy, ProjectionParams
+from seekplan.media.config import MediaStudy
 from seekplan.media.report import plot, table
 from seekplan.media.run import cluster_gain, run_study
 from seekplan.report import Report
@@ -61,13 +61,13 @@ def _study(fig: dict[str, Any], runs: int, rounds: int, lambdas: list[float]) ->
         rounds=rounds,
         seed=1,
         c_requests=fig["n"],
-        projection=ProjectionParams(years=fig["years"]),
+        projection={"years": fig["years"]},
     )
 
 
 def _fig3_point(args: tuple[int, int, int]) -> float:
     k, width, samples = args
-    g = cluster_gain(DiskParams(), k, width, samples, (70_000.0, 20_000.0), 1000 * k + width)
+    g = cluster_gain({}, k, width, samples, (70_000.0, 20_000.0), 1000 * k + width)
     return 100.0 * (1.0 - g["opt_mean_response_s"] / g["scan_mean_response_s"])
 
 

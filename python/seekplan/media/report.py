@@ -67,7 +67,7 @@ def table(
 def write(out_dir: Path, study: MediaStudy, per: dict[str, Any], command: str) -> dict[str, Any]:
     """Writes results.json and report.html for a study; returns the results."""
     results = {
-        "config": study.model_dump(),
+        "config": study.to_dict(),
         "results": per,
         "glitches_total": sum(v["glitches"] for s in per.values() for v in s.values()),
     }
@@ -76,9 +76,10 @@ def write(out_dir: Path, study: MediaStudy, per: dict[str, Any], command: str) -
     rep = Report("Mixed-media disk scheduling study", out_dir)
     rep.code(command)
     rep.text(
-        f"{study.c_requests} C-requests per round of {study.round_s} s, {study.runs} run(s) of "
-        f"{study.rounds} rounds per point. A point is 'saturated' when the D-queue outgrew "
-        f"{study.queue_limit} requests and the run stopped early."
+        f"{study.setting('c_requests')} C-requests per round of {study.setting('round_s')} s, "
+        f"{study.runs} run(s) of {study.setting('rounds')} rounds per point. A point is "
+        f"'saturated' when the D-queue outgrew {study.setting('queue_limit')} requests and the "
+        "run stopped early."
     )
     table(rep, per)
     plot(rep, per, "d_mean_response_s", "response", "Mean D-request response time")

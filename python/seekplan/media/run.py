@@ -9,7 +9,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
-from seekplan.media.config import DiskParams, MediaStudy
+from seekplan.media.config import MediaStudy
 from seekplan.sweep import Executor
 
 
@@ -27,12 +27,14 @@ def simulate(config: dict[str, Any], algo: str) -> dict[str, Any]:
 
 
 def cluster_gain(
-    disk: DiskParams, k: int, width: int, samples: int, size: tuple[float, float], seed: int
+    disk: dict[str, Any], k: int, width: int, samples: int, size: tuple[float, float], seed: int
 ) -> dict[str, float]:
-    """Mean in-cluster response of OPT and SCAN orders (Figure 3)."""
-    raw = _core.media_cluster_study(
-        disk.model_dump_json(), k, width, samples, size[0], size[1], seed
-    )
+    """Mean in-cluster response of OPT and SCAN orders (Figure 3) on ``disk``
+    (DiskSpec fields; those left out take Table 1's figures)."""
+    try:
+        raw = _core.media_cluster_study(json.dumps(disk), k, width, samples, size[0], size[1], seed)
+    except ValueError as e:
+        raise SeekplanError(f"disk: {e}") from None
     return json.loads(raw)
 
 

@@ -13,6 +13,7 @@ pub mod opt;
 mod registry;
 mod request;
 mod round;
+mod study;
 mod sweep;
 mod trace;
 mod workload;
@@ -21,6 +22,7 @@ pub use cluster_study::{cluster_study, ClusterGain};
 pub use metrics::{fairness, Metrics, Summary};
 pub use request::{Class, Request};
 pub use round::{Dir, Round};
+pub use study::{MediaStudy, StudyAxes, MAX_C_REQUESTS};
 pub use trace::{RoundTrace, Served};
 pub use workload::Workload;
 
@@ -132,7 +134,7 @@ impl FromStr for Algorithm {
 }
 
 /// A run's settings. Defaults are the paper's (Tables 1-2, section 3.1).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct MediaConfig {
     /// The disk (before any projection).
@@ -153,7 +155,8 @@ pub struct MediaConfig {
     pub d_size_mean: f64,
     /// Standard deviation of D-request sizes, bytes (paper: 20,000).
     pub d_size_sd: f64,
-    /// Rounds to simulate (paper: 40,000 per run).
+    /// Rounds to simulate (default 4,000, a quick study; the paper runs
+    /// 40,000 per run, as `seekplan reproduce balafoutis` does).
     pub rounds: u32,
     /// Seed of the run's random streams.
     pub seed: u64,
@@ -185,7 +188,7 @@ impl Default for MediaConfig {
             c_size_sd: 100_000.0,
             d_size_mean: 70_000.0,
             d_size_sd: 20_000.0,
-            rounds: 40_000,
+            rounds: 4_000,
             seed: 1,
             cluster_max: 6,
             cluster_cylinders: 1000,
@@ -208,7 +211,7 @@ fn positive(field: &str, v: f64) -> Result<()> {
 impl MediaConfig {
     /// Checks every field; the error names the first bad one.
     pub fn validate(&self) -> Result<()> {
-        self.disk.validate()?;
+        self.disk.validate().map_err(|e| e.in_section("disk"))?;
         positive("round_s", self.round_s)?;
         positive("c_size_mean", self.c_size_mean)?;
         positive("c_size_sd", self.c_size_sd)?;

@@ -55,7 +55,7 @@ impl Access {
 }
 
 /// A disk's figures. Defaults are Table 1 and equation (1) of the paper.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct DiskSpec {
     /// Number of cylinders (Table 1: 6,720).
@@ -100,7 +100,7 @@ impl Default for DiskSpec {
 }
 
 /// Yearly improvement rates for a technology projection (section 5).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
 pub struct Projection {
     /// Years ahead.
