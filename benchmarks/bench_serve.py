@@ -3,13 +3,15 @@ accepted and polled, how many polls per second it answers, and -- with the
 simulated backend on a KIT-like campaign -- tape-aware vs FIFO throughput and
 mounts. Every loop is bounded in count and time; traffic goes to 127.0.0.1 only.
 
-    python benchmarks/bench_serve.py [--files 100000] [--kit-scale 0.02] [--json out.json]
+    python benchmarks/bench_serve.py [--files 100000] [--kit-scale 0.02] [--order dataset|random]
+        [--json out.json]          (--files 0: the policy runs only)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -159,6 +161,13 @@ def main() -> None:
     ap.add_argument("--poll-s", type=float, default=5.0)
     ap.add_argument("--pollers", type=int, default=4)
     ap.add_argument("--kit-scale", type=float, default=0.02)
+    ap.add_argument(
+        "--order",
+        choices=("dataset", "random"),
+        default="dataset",
+        help="order the client lists the files in: datasets one after the other, or "
+        "shuffled (seeded), as the paper's 'random' requester",
+    )
     ap.add_argument("--drives", type=int, default=4)
     ap.add_argument("--queue", type=int, default=2000)
     ap.add_argument("--time-scale", type=float, default=5000.0)
@@ -168,9 +177,13 @@ def main() -> None:
     out: dict[str, object] = {"date": time.strftime("%Y-%m-%d")}
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
-        out["api"] = api_bench(tmp, args.files, args.poll_s, args.pollers)
-        print(json.dumps(out["api"]), flush=True)
+        if args.files > 0:
+            out["api"] = api_bench(tmp, args.files, args.poll_s, args.pollers)
+            print(json.dumps(out["api"]), flush=True)
         cat, paths = kit_catalog(tmp, args.kit_scale)
+        if args.order == "random":
+            random.Random(1).shuffle(paths)
+        out["order"] = args.order
         runs = []
         # by-tapes with 2 tapes (the paper's best at queue 30,000) and with as
         # many tapes as drives (its best at queue 2,000, §4.3).
