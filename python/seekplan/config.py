@@ -1,8 +1,11 @@
-"""Config files: YAML in, a validated pydantic model out, and one clear error
-naming the file, the field and the bad value when something is wrong."""
+"""Config files: YAML in, checked by the core (recall, archive, media) or by a
+pydantic model (the catalog, the service), and one clear error naming the
+file, the field and the bad value when something is wrong."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -82,3 +85,22 @@ def load_yaml(path: str | Path) -> Any:
             "a config has far fewer (an alias bomb?)"
         )
     return data
+
+
+def settings(data: Any, origin: str) -> dict[str, Any]:
+    """A config file's mapping of settings: empty for an empty file; an error
+    naming ``origin`` for anything but a mapping."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
+    return data
+
+
+def checked_by_core(check: Callable[[str], str], data: dict[str, Any], origin: str) -> Any:
+    """``data`` as the core's ``check`` returns it (every default filled in),
+    or its error as a SeekplanError naming ``origin``."""
+    try:
+        return json.loads(check(json.dumps(data)))
+    except ValueError as e:
+        raise SeekplanError(f"{origin}: {e}") from None

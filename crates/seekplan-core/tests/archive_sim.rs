@@ -21,19 +21,25 @@ fn tiny(policy: PolicyName) -> ArchiveConfig {
     c
 }
 
-#[test]
-fn one_write_alone_costs_arm_load_and_transfer() {
-    let mut c = tiny(PolicyName::Vertical);
+/// One write of a `bytes`-byte file (scheme 1+0, data compressing
+/// `compression`:1) on a mover of one drive.
+fn one_write(policy: PolicyName, bytes: u64, compression: f64) -> ArchiveConfig {
+    let mut c = tiny(policy);
     c.platform.movers = 1;
     c.platform.drives_per_mover = 1;
     c.workload.requests = Some(1);
     c.workload.initial_files = Some(0);
-    c.workload.min_bytes = 1_200_000_000;
-    c.workload.max_bytes = 1_200_000_000;
-    c.workload.data_compression = Some(2.0);
+    c.workload.min_bytes = bytes;
+    c.workload.max_bytes = bytes;
+    c.workload.data_compression = Some(compression);
     c.workload.ec_compression = Some(1.0);
     c.workload.schemes = vec![SchemeShare { x: 1, y: 0, p: 1.0 }];
-    let m = simulate(&c).unwrap();
+    c
+}
+
+#[test]
+fn one_write_alone_costs_arm_load_and_transfer() {
+    let m = simulate(&one_write(PolicyName::Vertical, 1_200_000_000, 2.0)).unwrap();
     // arm 10 s + load 16 s + 600 MB at 120 MB/s = 5 s.
     assert!(
         (m.mean_response_s - 31.0).abs() < 1e-6,
@@ -131,18 +137,9 @@ proptest::proptest! {
     }
 }
 
-/// One 160 MB request on a one-drive mover with scheme 1+0, at block size `block`.
+/// The response to one 160 MB write alone, at block size `block`.
 fn one_striped_write(policy: PolicyName, block: u64) -> f64 {
-    let mut c = tiny(policy);
-    c.platform.movers = 1;
-    c.platform.drives_per_mover = 1;
-    c.workload.requests = Some(1);
-    c.workload.initial_files = Some(0);
-    c.workload.min_bytes = 160_000_000;
-    c.workload.max_bytes = 160_000_000;
-    c.workload.data_compression = Some(1.0);
-    c.workload.ec_compression = Some(1.0);
-    c.workload.schemes = vec![SchemeShare { x: 1, y: 0, p: 1.0 }];
+    let mut c = one_write(policy, 160_000_000, 1.0);
     c.block_bytes = block;
     simulate(&c).unwrap().mean_response_s
 }

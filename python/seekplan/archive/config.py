@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import load_yaml
+from seekplan.config import checked_by_core, load_yaml, settings
 from seekplan.errors import SeekplanError
 
 
@@ -34,15 +34,8 @@ class ArchiveConfig:
 
 def parse_config(data: Any, origin: str = "config") -> ArchiveConfig:
     """A config checked by the core; errors name the field and the value."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
-    data = _named_hardware(data, origin)
-    try:
-        return ArchiveConfig(json.loads(_core.archive_config(json.dumps(data))))
-    except ValueError as e:
-        raise SeekplanError(f"{origin}: {e}") from None
+    data = _named_hardware(settings(data, origin), origin)
+    return ArchiveConfig(checked_by_core(_core.archive_config, data, origin))
 
 
 def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:

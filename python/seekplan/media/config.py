@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import load_yaml
+from seekplan.config import load_yaml, settings
 from seekplan.errors import SeekplanError
 
 
@@ -71,12 +71,8 @@ class MediaStudy:
 
 def parse_study(data: Any, origin: str = "config") -> MediaStudy:
     """A study checked by the core; the error names the field and the value."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
     try:
-        return MediaStudy(**{str(k): v for k, v in data.items()})
+        return MediaStudy(**{str(k): v for k, v in settings(data, origin).items()})
     except SeekplanError as e:
         raise SeekplanError(f"{origin}: {e}") from None
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import load_yaml
+from seekplan.config import checked_by_core, load_yaml, settings
 from seekplan.errors import SeekplanError
 
 
@@ -38,15 +38,8 @@ class RecallConfig:
 
 def parse_config(data: Any, origin: str = "config") -> RecallConfig:
     """A config checked by the core; errors name the field and the value."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
-    data = _named_robot(data, origin)
-    try:
-        return RecallConfig(json.loads(_core.recall_config(json.dumps(data))))
-    except ValueError as e:
-        raise SeekplanError(f"{origin}: {e}") from None
+    data = _named_robot(settings(data, origin), origin)
+    return RecallConfig(checked_by_core(_core.recall_config, data, origin))
 
 
 def _named_robot(data: dict[str, Any], origin: str) -> dict[str, Any]:
