@@ -175,3 +175,70 @@ proptest! {
         }
     }
 }
+
+/// The one-phase sweeps (SCAN over clusters): no D-request served between
+/// two C-requests lies outside them, and none served before the first lies
+/// past it, so no cluster runs past a C-request and the head never doubles
+/// back across one (section 3.2: clusters served in SCAN order).
+fn clusters_stay_between_c_requests(trace: &[RoundTrace]) -> Result<(), TestCaseError> {
+    for round in trace {
+        let cs: Vec<(usize, u32)> = round
+            .served
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.class == Class::Continuous)
+            .map(|(i, s)| (i, s.addr.cylinder.0))
+            .collect();
+        let Some(up) = cs
+            .windows(2)
+            .map(|w| w[1].1.cmp(&w[0].1))
+            .find(|o| o.is_ne())
+        else {
+            continue;
+        };
+        let up = up.is_gt();
+        for (k, &(i, c)) in cs.iter().enumerate() {
+            let from = if k == 0 { 0 } else { cs[k - 1].0 + 1 };
+            let lo_hi = if k == 0 {
+                if up {
+                    (0, c)
+                } else {
+                    (c, u32::MAX)
+                }
+            } else {
+                let p = cs[k - 1].1;
+                (p.min(c), p.max(c))
+            };
+            for s in &round.served[from..i] {
+                let d = s.addr.cylinder.0;
+                prop_assert!(
+                    lo_hi.0 <= d && d <= lo_hi.1,
+                    "D at cylinder {d} served between C-requests bounding [{}, {}] ({} sweep)",
+                    lo_hi.0,
+                    lo_hi.1,
+                    if up { "up" } else { "down" }
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// CI-OPT, CI-SPTF, CLUST-REQ and CLUST-CYL sweep from the disk edge and
+    /// cut every cluster at the next C-request.
+    #[test]
+    fn one_phase_clusters_never_cross_a_c_request(
+        seed in any::<u64>(),
+        lambda in 5.0f64..60.0,
+        c_requests in 5u32..=35,
+    ) {
+        let cfg = MediaConfig { seed, lambda, c_requests, rounds: 30, ..Default::default() };
+        for name in ["ci-opt", "ci-sptf", "clust-req", "clust-cyl"] {
+            let (_, trace) = simulate_traced(&cfg, name.parse().unwrap()).unwrap();
+            clusters_stay_between_c_requests(&trace)?;
+        }
+    }
+}

@@ -14,7 +14,8 @@ use super::{famish, gss, Algorithm, MediaConfig, Policy};
 enum Plan {
     /// One guarded queue over C- and D-requests, picking by a rule.
     Flat(Rule),
-    /// One sweep (OPS): C-requests in SCAN order, D-request clusters between.
+    /// One sweep (OPS) from the disk edge: C-requests in SCAN order,
+    /// D-request clusters between.
     Sweep(Grouping),
     /// Two phases (TPS): every C-request first, then a sweep of D-requests.
     TwoPhase(Grouping),
@@ -30,7 +31,10 @@ impl Policy for Composed {
     fn run(&self, r: &mut Round) {
         match self.plan {
             Plan::Flat(rule) => flat(r, rule),
-            Plan::Sweep(g) => sweep(r, g, self.opt6_cpu_s),
+            Plan::Sweep(g) => {
+                r.sweep_from_edge();
+                sweep(r, g, self.opt6_cpu_s);
+            }
             Plan::TwoPhase(g) => {
                 r.serve_all_c();
                 sweep(r, g, self.opt6_cpu_s);
@@ -215,6 +219,66 @@ pub fn row(algo: Algorithm) -> &'static Row {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::media::request::{Class, Request};
+    use crate::media::round::Dir;
+    use crate::media::Metrics;
+    use crate::model::disk::{Cylinder, DiskAddress, DiskSpec, Head};
+
+    fn request(id: u64, class: Class, cylinder: u32) -> Request {
+        Request {
+            id,
+            class,
+            addr: DiskAddress {
+                cylinder: Cylinder(cylinder),
+                angle: 0.0,
+            },
+            bytes: 50_000,
+            arrival_s: 0.0,
+            stream: 0,
+            deferred: false,
+        }
+    }
+
+    /// The head mid-disk, C-requests at 3,000 and 5,000, a D-request at 100
+    /// (between the edge and the first C-request): which is served first?
+    fn first_served(name: &str) -> u64 {
+        let disk = DiskSpec::default();
+        let algo: Algorithm = name.parse().unwrap();
+        let cfg = MediaConfig::default();
+        let mut metrics = Metrics::new(1.0).traced();
+        metrics.round_begin(0.0, 1.0);
+        let head = Head {
+            cylinder: Cylinder(4000),
+            time_s: 0.0,
+        };
+        let cs = vec![
+            request(1, Class::Continuous, 3000),
+            request(2, Class::Continuous, 5000),
+        ];
+        let mut round = Round::new(
+            &disk,
+            head,
+            0.0,
+            1.0,
+            Dir::Up,
+            cs,
+            vec![request(3, Class::Discrete, 100)],
+            Vec::new(),
+            &mut metrics,
+        );
+        algo.policy(&cfg).run(&mut round);
+        drop(round.finish());
+        metrics.take_trace().unwrap()[0].served[0].id
+    }
+
+    #[test]
+    fn one_phase_sweeps_start_at_the_disk_edge() {
+        for name in ["ci-opt", "ci-sptf", "clust-req", "clust-cyl"] {
+            assert_eq!(first_served(name), 3, "{name} skipped the edge side");
+        }
+        // The two-phase schemes serve every C-request first.
+        assert_eq!(first_served("tps-scan-scan"), 1);
+    }
 
     #[test]
     fn rows_follow_all_one_to_one() {

@@ -55,6 +55,10 @@ pub struct Round<'a> {
     pub dir: Dir,
     /// C-requests not yet served, in the order the safety plan serves them.
     pub c_plan: Vec<Request>,
+    /// Where the sweep starts before the head has served anything this
+    /// round: the disk edge, for a SCAN from the edge (section 3.2: clusters
+    /// are served "in some order (which in this paper is SCAN)").
+    sweep_from: Option<Cylinder>,
     /// D-requests that have arrived and wait, sorted by cylinder.
     pub pending: Vec<Request>,
     incoming: VecDeque<Request>,
@@ -90,6 +94,7 @@ impl<'a> Round<'a> {
             end_s,
             dir,
             c_plan,
+            sweep_from: None,
             pending,
             incoming: arrivals.into(),
             ub_tail_s: 0.0,
@@ -222,6 +227,7 @@ impl<'a> Round<'a> {
         let (after, access) = self.disk.serve(self.head, d.addr, d.bytes);
         self.record(&d, access, after);
         self.head = after;
+        self.sweep_from = None;
         self.metrics.d_done(self.head.time_s - d.arrival_s);
         self.admit();
     }
@@ -237,6 +243,7 @@ impl<'a> Round<'a> {
         let (after, access) = self.disk.serve(self.head, c.addr, c.bytes);
         self.record(&c, access, after);
         self.head = after;
+        self.sweep_from = None;
         self.metrics
             .c_done(access.total_s(), after.time_s > self.end_s + 1e-12);
         for d in &mut self.pending {
@@ -282,10 +289,26 @@ impl<'a> Round<'a> {
             .map(|k| from + k)
     }
 
-    /// Indices of eligible (not deferred) D-requests ahead of the head in the
+    /// Starts this round's sweep at the disk edge it runs from (the lowest
+    /// cylinder going up, the highest going down), so that every request on
+    /// the disk is ahead of it, not only those past the head.
+    pub fn sweep_from_edge(&mut self) {
+        self.sweep_from = Some(match self.dir {
+            Dir::Up => Cylinder(0),
+            Dir::Down => Cylinder(self.disk.cylinders - 1),
+        });
+    }
+
+    /// Where the sweep is: the edge it starts from until the head serves
+    /// something, then the head.
+    pub fn sweep_origin(&self) -> Cylinder {
+        self.sweep_from.unwrap_or(self.head.cylinder)
+    }
+
+    /// Indices of eligible (not deferred) D-requests ahead of the sweep in the
     /// current direction, nearest first.
     pub fn ahead(&self) -> Vec<usize> {
-        let h = self.head.cylinder;
+        let h = self.sweep_origin();
         match self.dir {
             Dir::Up => {
                 let from = self.pending.partition_point(|p| p.addr.cylinder < h);

@@ -3,9 +3,11 @@
 //! it is reached and, before it, clusters of D-requests in an in-cluster
 //! order (OPT or SPTF at the lower level).
 //!
-//! CI clusters stop at the next C-request; CLUST-REQ/CLUST-CYL clusters may
-//! span C-requests (the paper's section 4.2 does not cut them there), which
-//! are served right after the cluster. Clusters are formed when the head
+//! Every cluster stops at the next C-request (CI clusters by definition; the
+//! CLUST-REQ/CLUST-CYL clusters too, so that the head never runs past a
+//! C-request and doubles back: the paper finds the two "almost identical").
+//! One-phase (OPS) sweeps start at the disk edge, so D-requests between the
+//! edge and the first C-request are in the sweep. Clusters are formed when the head
 //! reaches them, from the D-requests that have arrived by then, so arrivals
 //! during the round are served in it if the sweep has not passed them. When no C-request remains and nothing waits
 //! ahead, the sweep reverses (LOOK) and serves D-requests until the round ends.
@@ -20,10 +22,11 @@ pub enum Grouping {
     /// CI-OPT(max): the requests before the next C-request (its C-interval);
     /// if more than `max`, halved (first half kept) until at most `max`.
     Interval { max: usize },
-    /// CLUST-REQ(max): the next `max` requests in the sweep direction.
+    /// CLUST-REQ(max): the next `max` requests in the sweep direction, up to
+    /// the next C-request.
     Requests { max: usize },
-    /// CLUST-CYL(max|width): the next requests, at most `max`, spanning at
-    /// most `width` cylinders from the first.
+    /// CLUST-CYL(max|width): the next requests up to the next C-request, at
+    /// most `max`, spanning at most `width` cylinders from the first.
     Cylinders { max: usize, width: u32 },
     /// CI-SPTF: all requests of the C-interval, served shortest positioning
     /// time first, re-chosen after every service.
@@ -78,23 +81,27 @@ fn cluster(
     limit: Option<Cylinder>,
 ) -> Vec<(u64, Cylinder)> {
     let cyl = |i: usize| r.pending[i].addr.cylinder;
+    let before_limit = |i: usize| limit.is_none_or(|c| before(r.dir, cyl(i), c));
     let picked: Vec<usize> = match grouping {
         Grouping::Interval { max } => {
-            let mut n = ahead
-                .iter()
-                .take_while(|&&i| limit.is_none_or(|c| before(r.dir, cyl(i), c)))
-                .count();
+            let mut n = ahead.iter().take_while(|&&i| before_limit(i)).count();
             while n > max {
                 n = n.div_ceil(2);
             }
             ahead[..n].to_vec()
         }
-        Grouping::Requests { max } => ahead.iter().copied().take(max).collect(),
+        Grouping::Requests { max } => ahead
+            .iter()
+            .copied()
+            .take_while(|&i| before_limit(i))
+            .take(max)
+            .collect(),
         Grouping::Cylinders { max, width } => {
             let first = cyl(ahead[0]);
             ahead
                 .iter()
                 .copied()
+                .take_while(|&i| before_limit(i))
                 .take(max)
                 .take_while(|&i| cyl(i).0.abs_diff(first.0) <= width)
                 .collect()
@@ -144,7 +151,7 @@ fn serve_opt(r: &mut Round, ids: &[(u64, Cylinder)], opt6_cpu_s: f64) {
 /// CI-SPTF: serves the C-interval ahead (up to `limit`, the next
 /// C-request) shortest positioning time first until nothing in it fits.
 fn interval_sptf(r: &mut Round, limit: Option<Cylinder>) {
-    let entry = r.head.cylinder;
+    let entry = r.sweep_origin();
     // The interval as a cylinder range [lo, hi), whichever way the sweep goes.
     let (lo, hi) = match r.dir {
         Dir::Up => (entry.0, limit.map_or(u32::MAX, |l| l.0)),
