@@ -167,6 +167,8 @@ def test_a_platform_from_catalogued_drive_and_library_names():
     assert p["robot_arms"] == 4 and p["robot_s"] == 12.5
     assert p["load_s"] == 9  # the config's own figure wins
     assert "drive" not in p and "library" not in p
+    ts4500 = parse_config({"platform": {"library": "ts4500"}}).data["platform"]
+    assert ts4500["robot_arms"] == 2 and ts4500["robot_s"] == 6.5
 
 
 @pytest.mark.parametrize(
