@@ -348,3 +348,24 @@ def test_known_optional_fields_are_type_checked(tmp_path, catalog):
         for f in ({"diskLifetime": True}, {"targetedMetadata": "x"}):
             r = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0], **f}]})
             assert r.status_code == 400 and r.json()["title"] == "JSON Validation error"
+
+
+@pytest.mark.parametrize(
+    ("backend", "needle"),
+    [("tapeless", "unknown backend 'tapeless'; choose one of simulated, ltfs"),
+     ("ltfs", "'ltfs' needs ltfs_root")],
+)  # fmt: skip
+def test_backends_are_named_from_the_registry(tmp_path, catalog, backend, needle):
+    with pytest.raises(SeekplanError, match=needle):
+        load_stage_config(None, {"catalog": str(catalog[0]), "backend": backend})
+
+
+def test_the_ltfs_backend_runs_in_real_time_on_its_volumes(tmp_path, catalog):
+    from seekplan.serve.backend import LtfsBackend
+
+    root = tmp_path / "volumes"
+    root.mkdir()
+    _app, svc = make(tmp_path, f"sqlite:///{tmp_path / 'l.db'}", catalog, backend="ltfs",
+                     ltfs_root=str(root))  # fmt: skip
+    assert isinstance(svc.backend, LtfsBackend) and svc.backend.root == root
+    assert svc.clock.scale == 1.0

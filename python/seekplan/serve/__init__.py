@@ -25,7 +25,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.errors import SeekplanError
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
-    from seekplan.serve.backend import Backend, Clock, LtfsBackend, SimulatedBackend
+    from seekplan.serve.backend import BACKENDS, Clock
     from seekplan.serve.catalog import load_catalog, ltfs_catalog
     from seekplan.serve.scheduler import Scheduler, make_requester
     from seekplan.serve.service import Service, buffer_dir
@@ -54,14 +54,10 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     scheduler = Scheduler(
         requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
     )
-    clock = Clock(cfg.time_scale if cfg.backend == "simulated" else 1.0)
-    buffer = buffer_dir(cfg.db, cfg.buffer)
-    backend: Backend
-    if cfg.backend == "ltfs":
-        assert cfg.ltfs_root is not None
-        backend = LtfsBackend(Path(cfg.ltfs_root), buffer)
-    else:
-        backend = SimulatedBackend(library, model, clock, buffer)
+    kind = BACKENDS[cfg.backend]
+    clock = Clock(cfg.time_scale if kind.simulated_clock else 1.0)
+    root = Path(cfg.ltfs_root) if cfg.ltfs_root is not None else None
+    backend = kind.build(library, model, clock, buffer_dir(cfg.db, cfg.buffer), root)
     engine = db.connect(cfg.db, cfg.full_sync)
     service = Service(
         catalog=catalog,

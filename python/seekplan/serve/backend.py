@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -206,3 +207,38 @@ class LtfsBackend:
     def evict(self, path: str) -> None:
         """Deletes the buffer copy."""
         self._dest(path).unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class BackendKind:
+    """A backend users can name in `backend:`: how to build it, and whether
+    it runs on the simulated clock (``time_scale``) or in real time."""
+
+    #: Builds the backend from the recall library section, the drive's
+    #: locate model, the clock, the buffer directory and the LTFS root.
+    build: Callable[[dict[str, Any], Any, Clock, Path, Path | None], Backend]
+    #: Whether ``time_scale`` applies (real hardware runs at 1x).
+    simulated_clock: bool
+    #: The config field it cannot run without, if any.
+    needs: str | None = None
+
+
+def _ltfs(
+    _library: dict[str, Any], _model: Any, _clock: Clock, buffer: Path, root: Path | None
+) -> Backend:
+    if root is None:
+        raise SeekplanError("backend: 'ltfs' needs ltfs_root (the mounted volumes)")
+    return LtfsBackend(root, buffer)
+
+
+#: Every backend by the name `backend:` takes. A site's backend is a class
+#: implementing :class:`Backend` and one row here.
+BACKENDS: dict[str, BackendKind] = {
+    "simulated": BackendKind(
+        lambda library, model, clock, buffer, _root: SimulatedBackend(
+            library, model, clock, buffer
+        ),
+        simulated_clock=True,
+    ),
+    "ltfs": BackendKind(_ltfs, simulated_clock=False, needs="ltfs_root"),
+}

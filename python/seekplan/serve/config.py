@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -58,8 +58,9 @@ class StageConfig(BaseModel):
     port: int = Field(default=8080, ge=0, le=65535)
     #: Where staged files go (the simulated backend keeps its read log there).
     buffer: str | None = None
-    #: simulated (default: drives and robot of `library`) or ltfs.
-    backend: Literal["simulated", "ltfs"] = "simulated"
+    #: A name of `seekplan.serve.backend.BACKENDS`: simulated (default:
+    #: drives and robot of `library`) or ltfs.
+    backend: str = "simulated"
     #: Simulated time runs this many times faster than real time.
     time_scale: float = Field(default=1.0, gt=0)
     #: Catalogued drive whose locate model orders reads and times locates.
@@ -144,6 +145,16 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
     cfg = stage_config(data, origin)
     if cfg.catalog is None and cfg.ltfs_root is None:
         raise SeekplanError(f"{origin}: catalog: give a catalog CSV (--catalog) or ltfs_root")
-    if cfg.backend == "ltfs" and cfg.ltfs_root is None:
-        raise SeekplanError(f"{origin}: backend: 'ltfs' needs ltfs_root (the mounted volumes)")
+    from seekplan.serve.backend import BACKENDS
+
+    kind = BACKENDS.get(cfg.backend)
+    if kind is None:
+        raise SeekplanError(
+            f"{origin}: backend: unknown backend {cfg.backend!r}; choose one of "
+            f"{', '.join(BACKENDS)}"
+        )
+    if kind.needs is not None and getattr(cfg, kind.needs) is None:
+        raise SeekplanError(
+            f"{origin}: backend: {cfg.backend!r} needs {kind.needs}"
+        )
     return cfg
