@@ -11,12 +11,11 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
+from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
-from seekplan.io import write_json
 from seekplan.media.config import MediaStudy
 from seekplan.media.report import plot, table
 from seekplan.media.run import cluster_gain, run_study
-from seekplan.report import Report
 from seekplan.sweep import Executor
 
 LABELS = {
@@ -437,15 +436,16 @@ def reproduce(
         "improvement_pct": fig3,
     }
     results["claims"] = _claims(results)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_json(out_dir / "results.json", results)
     _report(out_dir, results, raw, quick)
     return results
 
 
 def _report(out_dir: Path, results: dict[str, Any], raw: dict[str, Any], quick: bool) -> None:
-    rep = Report("Reproduction: Balafoutis et al., mixed-media disk scheduling", out_dir)
-    rep.text(
+    rep = publish(
+        out_dir,
+        results,
+        "Reproduction: Balafoutis et al., mixed-media disk scheduling",
+        f"seekplan reproduce balafoutis --out {out_dir}" + (" --quick" if quick else ""),
         "A 6,720-cylinder, 10,000 RPM, 17 MB/s disk (Table 1) with the seek curve of eq. 1 read "
         "in seconds (so that 25 C-requests under SCAN take about 45 % of a 1 s round); rounds of "
         "1 s; Gamma C-request sizes, Normal D-request sizes, Poisson D arrivals (Table 2). "
@@ -453,11 +453,8 @@ def _report(out_dir: Path, results: dict[str, Any], raw: dict[str, Any], quick: 
         "A point is 'saturated' when the D-queue outgrew 1,000 requests (the rate exceeds what "
         "the algorithm can serve); it is left out of the plots and counts as infinitely slow "
         "in the claims."
-        + (" Quick mode: few, short runs, so the means are noisy." if quick else "")
+        + (" Quick mode: few, short runs, so the means are noisy." if quick else ""),
     )
-    rep.code(f"seekplan reproduce balafoutis --out {out_dir}" + (" --quick" if quick else ""))
-    rep.heading("The paper's findings")
-    rep.claims(results["claims"])
     rep.text(
         f"C-requests' share of a round, SCAN only: N=25 {results['c_fraction_n25']:.3f}, "
         f"N=35 projected {results['c_fraction_n35_projected']:.3f}. "

@@ -14,9 +14,9 @@ from matplotlib.figure import Figure
 
 from seekplan.archive import ArchiveConfig, parse_config, simulate
 from seekplan.errors import SeekplanError
+from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
 from seekplan.experiments.stats import Interval, mean_ci, ratio_ci
-from seekplan.io import write_json
 from seekplan.report import Report
 from seekplan.sweep import Executor
 
@@ -513,19 +513,18 @@ def run(
         "figures": figs,
         "claims": claims,
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_json(out_dir / "results.json", out)
-    report = Report("Blue Waters archival policies: our reproduction", out_dir)
-    report.text(
+    report = publish(
+        out_dir,
+        out,
+        "Blue Waters archival policies: our reproduction",
+        f"seekplan reproduce bluewaters --out {out_dir}" + (" --quick" if quick else ""),
         f"{n_seeds} seeds per point, the same arrival stream for every policy of a seed; "
         f"arrivals over {duration / DAY:g} simulated days (Figure 10: ten times its largest "
         f"interval; low rates: long enough for {min_requests} arrivals), the first tenth "
         f"left out as warm-up; {scale} movers of 10 drives. "
         "Intervals are 95 % (Student's t over seeds; paired over seeds for comparisons). "
-        "A finding holds only if it holds beyond its interval."
+        "A finding holds only if it holds beyond its interval.",
     )
-    report.heading("The paper's claims")
-    report.claims(claims)
     for fid, fig in figs.items():
         report.heading(fig["title"])
         _plot(report, fid, fig)

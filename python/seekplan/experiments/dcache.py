@@ -15,13 +15,12 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
+from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
-from seekplan.io import write_json
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.report import METRICS, series_figure
 from seekplan.recall.run import simulate
 from seekplan.recall.workload import Campaign, generate_kit
-from seekplan.report import Report
 from seekplan.sweep import Executor
 
 QUEUES = (2000, 30000)
@@ -233,8 +232,6 @@ def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) ->
             if all(k in m for k in PAPER)
         },
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_json(out_dir / "results.json", results)
     _report(out_dir, results, full["paper"], quick)
     return results
 
@@ -368,8 +365,11 @@ def _consistency() -> list[dict[str, Any]]:
 def _report(
     out_dir: Path, results: dict[str, Any], full: dict[str, dict[str, Any]], quick: bool
 ) -> None:
-    rep = Report("Reproduction: Morschel et al., dCache tape recall scheduling", out_dir)
-    rep.text(
+    rep = publish(
+        out_dir,
+        results,
+        "Reproduction: Morschel et al., dCache tape recall scheduling",
+        f"seekplan reproduce dcache --out {out_dir}" + (" --quick" if quick else ""),
         "A seeded KIT-like campaign (section 4.1) recalled through 12 T10000D drives "
         "(252 MB/s, load 13 s, unload 23 s, rewind 97 s) for 60 virtual hours. Reads follow "
         "the paper's model (section 3.2): a drive reads at 252 MB/s times e(f), f the share "
@@ -387,10 +387,8 @@ def _report(
         "shown below. No parameter of the defaults was fitted to Table 1; the one fitted "
         "variant is labelled."
         + (" Quick mode: a tenth of the campaign, queue sizes and duration." if quick else "")
+        + " The findings below are judged on the defaults.",
     )
-    rep.code(f"seekplan reproduce dcache --out {out_dir}" + (" --quick" if quick else ""))
-    rep.heading("The paper's findings (defaults)")
-    rep.claims(results["claims"])
     failing = [c for c in results["claims"] if not c["holds"]]
     if failing:
         rep.heading("Why these findings do not hold")

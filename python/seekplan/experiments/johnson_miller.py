@@ -18,11 +18,10 @@ from matplotlib.figure import Figure
 from seekplan import _core
 from seekplan.catalog import DriveEntry, load_catalog, load_robots, measured_drive
 from seekplan.drive_summary import table5
+from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
 from seekplan.fit import find_track_starts, fit_seeks, score_track_starts
 from seekplan.fit.virtual import BlockTiming, random_layout, seek_log, write_log
-from seekplan.io import write_json
-from seekplan.report import Report
 from seekplan.sweep import Executor
 
 #: [J&M Table 5] overhead s, transfer MB/s, minimum file MB, % of tape
@@ -432,24 +431,25 @@ def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) ->
         "fits": fits,
         "claims": claims,
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_json(out_dir / "results.json", results)
-    _report(out_dir, catalog, t5, t4, robot_rows, delays, claims)
+    _report(out_dir, results, catalog, t5, t4, robot_rows, delays)
     return results
 
 
 def _report(
     out_dir: Path,
+    results: dict[str, Any],
     catalog: dict[str, DriveEntry],
     t5: dict[str, Any],
     t4: dict[str, Any],
     robots: dict[str, Any],
     delays: dict[str, dict[str, float]],
-    claims: list[dict[str, Any]],
 ) -> None:
-    rep = Report("Johnson & Miller (VLDB 1998): tertiary storage measurements", out_dir)
-    rep.code("seekplan reproduce johnson-miller --out DIR")
-    rep.claims(claims)
+    rep = publish(
+        out_dir,
+        results,
+        "Johnson & Miller (VLDB 1998): tertiary storage measurements",
+        f"seekplan reproduce johnson-miller --out {out_dir}",
+    )
     rep.heading("Table 5: performance of file fetches (ours | paper)")
     rows = []
     for n, r in t5.items():

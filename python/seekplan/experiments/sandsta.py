@@ -12,8 +12,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from seekplan.catalog import make_drive
+from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
-from seekplan.io import write_json
 from seekplan.ordering import order
 from seekplan.report import Report
 from seekplan.sweep import Executor
@@ -367,8 +367,6 @@ def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) ->
         "at_196_s": at196,
         "claims": claims,
     }
-    out_dir.mkdir(parents=True, exist_ok=True)
-    write_json(out_dir / "results.json", results)
     _report(out_dir, results, per, cpu, quick)
     return results
 
@@ -380,16 +378,18 @@ def _report(
     cpu: dict[str, dict[int, float]],
     quick: bool,
 ) -> None:
-    rep = Report("Reproduction: Sandstå & Midtstraum, serpentine tape scheduling", out_dir)
-    rep.text(
+    rep = publish(
+        out_dir,
+        results,
+        "Reproduction: Sandstå & Midtstraum, serpentine tape scheduling",
+        f"seekplan reproduce sandsta --out {out_dir}" + (" --quick" if quick else ""),
         "Uniform one-block (32 KB) requests over a nominal Tandberg MLR1 tape, head at BOT, as "
         "in section 5 of the paper. Our drive model is the key-point model of section 3 with "
         "figures from devices.toml; the paper's own cost functions are unpublished, so ours were "
         "calibrated only on two published averages (one request from BOT: 63.2 s; FIFO: about "
         "45 s per request). Nothing else was tuned to the paper's results."
-        + (" Quick mode: few request lists per size, so the means are noisy." if quick else "")
+        + (" Quick mode: few request lists per size, so the means are noisy." if quick else ""),
     )
-    rep.code(f"seekplan reproduce sandsta --out {out_dir}" + (" --quick" if quick else ""))
     rep.heading("Calibration")
     t1 = results["table1"]
     fifo_tail = [per["fifo"][n] for n in SIZES if n >= 64]
@@ -417,8 +417,6 @@ def _report(
         "first two targets; the DLT2000's wind time (116 s) from the third. Everything else is "
         "a physical reading of the paper (see docs/calibration.md and devices.toml)."
     )
-    rep.heading("The paper's findings")
-    rep.claims(results["claims"])
     failed = {c["id"] for c in results["claims"] if not c["holds"]}
     notes = [text for cid, text in WHY_WE_DIFFER.items() if cid in failed]
     if notes:
