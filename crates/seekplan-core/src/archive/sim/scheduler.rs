@@ -48,6 +48,8 @@ pub(super) fn by_name(name: &str) -> Result<&'static dyn Scheduler> {
 }
 
 impl Scheduler for Paper {
+    /// Main-Scheduler: a process of the type with a light load, else a new
+    /// process, else any process of the type (section 5).
     fn place(&self, a: &mut Archive<'_>, r: usize, cal: &mut Calendar<Ev>) -> bool {
         let req = a.gen.requests[r];
         let ty = (req.policy, req.scheme);
@@ -77,6 +79,10 @@ impl Scheduler for Paper {
         stale || a.waiting.len() > s.max_req_count as usize || imbalance(a) > s.max_imbalance
     }
 
+    /// Load-Balancer (section 5): every pending request becomes unscheduled,
+    /// every process ends (running ones after their request), one process
+    /// per required type is created, then more for the most loaded types
+    /// while drives remain, and the requests are mapped again.
     fn balance(&self, a: &mut Archive<'_>, cal: &mut Calendar<Ev>) {
         let now = cal.now();
         a.lb_runs += 1;
@@ -153,6 +159,7 @@ impl Scheduler for Paper {
     }
 }
 
+/// Load-per-process imbalance between request types.
 fn imbalance(a: &Archive<'_>) -> f64 {
     let mut reqs: BTreeMap<Type, (usize, usize)> = BTreeMap::new();
     for (ty, ps) in &a.by_type {

@@ -92,6 +92,10 @@ impl Archive<'_> {
             .is_some_and(|ps| ps.iter().any(|p| self.hw.in_use(p.tape, now)))
     }
 
+    /// Lays out a file of the initial archive the first time a request
+    /// touches it, on cartridges of its own (not timed: it is already there).
+    /// A full archive holds far more files than a run touches, so the other
+    /// files sharing those cartridges are not requested (choice).
     pub(super) fn touch(&mut self, r: usize) {
         let q = self.gen.requests[r];
         if q.file >= self.gen.initial || self.file_pieces.contains_key(&q.file) {
@@ -113,6 +117,7 @@ impl Archive<'_> {
         }
     }
 
+    /// Adds `delta` drives to those held by processes, at `t`.
     pub(super) fn hold(&mut self, delta: i64, t: f64) {
         let from = self.held_since.max(self.cfg.workload.warmup_s);
         if t > from {
@@ -132,6 +137,7 @@ impl Archive<'_> {
         }
     }
 
+    /// Creates a process of type `ty` on the mover that fits it most tightly.
     pub(super) fn create(&mut self, ty: Type) -> Option<usize> {
         let (n, ram, disk) = self.needs(ty);
         let mover = (0..self.movers.len())
@@ -168,6 +174,8 @@ impl Archive<'_> {
         Some(pid)
     }
 
+    /// Ends process `p` at `t`: VERTICAL writes its pending EC, every loaded
+    /// cartridge is ejected, and the drives go back to the mover.
     pub(super) fn close(&mut self, p: usize, t: f64) {
         let mut pr = self.procs[p].take().expect("live process");
         if let Some(list) = self.by_type.get_mut(&pr.ty) {
