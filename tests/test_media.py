@@ -124,3 +124,9 @@ def test_claims_follow_the_numbers(tiny):
     res["c_fraction_n25"] = 0.9
     frac = next(c for c in balafoutis._claims(res) if c["id"] == "scan-25-takes-45pct")
     assert not frac["holds"]
+
+
+def test_a_study_that_is_not_a_mapping_names_its_file_once():
+    with pytest.raises(SeekplanError) as e:
+        parse_study([1, 2], "study.yaml")
+    assert str(e.value) == "study.yaml: expected a mapping of settings, got list"

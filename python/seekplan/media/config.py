@@ -71,8 +71,9 @@ class MediaStudy:
 
 def parse_study(data: Any, origin: str = "config") -> MediaStudy:
     """A study checked by the core; the error names the field and the value."""
+    fields = {str(k): v for k, v in settings(data, origin).items()}
     try:
-        return MediaStudy(**{str(k): v for k, v in settings(data, origin).items()})
+        return MediaStudy(**fields)
     except SeekplanError as e:
         raise SeekplanError(f"{origin}: {e}") from None
 
