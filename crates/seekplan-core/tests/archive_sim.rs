@@ -171,10 +171,19 @@ fn requests_of_the_warm_up_are_served_but_not_measured() {
     assert_eq!(m.arrivals, 200);
     assert!(m.requests > 50 && m.requests < 150, "{}", m.requests);
     assert_eq!(m.censored, 0);
-    for f in [m.drive_utilisation, m.mover_utilisation, m.arm_utilisation] {
+    for f in [
+        m.drive_utilisation,
+        m.mover_utilisation,
+        m.mover_disk_utilisation,
+        m.arm_utilisation,
+    ] {
         assert!((0.0..=1.0).contains(&f), "{f}");
     }
     assert!(m.mover_utilisation >= m.drive_utilisation);
+    // PARALLEL reserves RAM, not disk; VERTICAL reserves Y tapes of disk.
+    assert_eq!(m.mover_disk_utilisation, 0.0);
+    c.policy = PolicyName::Vertical;
+    assert!(simulate(&c).unwrap().mover_disk_utilisation > 0.0);
 }
 
 #[test]

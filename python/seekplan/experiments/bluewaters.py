@@ -201,6 +201,7 @@ def _diagnose(fig: dict[str, Any], i: int) -> str:
         p = series[i]
         parts.append(
             f"{pol}: drives busy {p['drive_utilisation']:.0%}, held {p['mover_utilisation']:.0%}, "
+            f"mover disk held {p['mover_disk_utilisation']:.0%}, "
             f"arms {p['arm_utilisation']:.0%}, wait {p['mean_wait_s']:.3g} s "
             f"(no process {p['waited_no_process']:.0%}, "
             f"Load-Balancer {p['waited_load_balancer']:.0%}, "
@@ -228,6 +229,11 @@ def _mechanism(fig: dict[str, Any], i: int) -> str:
                 f"drives held by I/O processes but idle ({p['mover_utilisation']:.0%} held, "
                 f"{p['drive_utilisation']:.0%} busy): only a Load-Balancer run ends a process, "
                 "so requests queue on the processes of their type"
+            )
+        if p["mover_disk_utilisation"] >= 0.9:
+            why.append(
+                f"mover disk {p['mover_disk_utilisation']:.0%} reserved by VERTICAL processes' "
+                "EC: no new VERTICAL process fits until a Load-Balancer run"
             )
         if p["waited_no_process"] >= 0.05:
             why.append(
@@ -539,6 +545,7 @@ def run(
                     "saturated": x["saturated_share"],
                     "drives busy": x["drive_utilisation"],
                     "drives held": x["mover_utilisation"],
+                    "disk held": x["mover_disk_utilisation"],
                     "arms": x["arm_utilisation"],
                     "wait s": x["mean_wait_s"],
                     "no process": x["waited_no_process"],

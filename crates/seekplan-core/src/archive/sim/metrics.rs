@@ -30,6 +30,9 @@ pub struct ArchiveMetrics {
     /// Fraction of drive time the drives were held by an I/O process on
     /// their mover, busy or not (0-1): what the movers had committed.
     pub mover_utilisation: f64,
+    /// Fraction of the movers' local disk reserved by processes (VERTICAL
+    /// keeps Y tapes' worth of EC there), time-averaged (0-1).
+    pub mover_disk_utilisation: f64,
     /// Fraction of robot-arm time spent moving cartridges (0-1), from the
     /// warm-up on.
     pub arm_utilisation: f64,
@@ -76,11 +79,23 @@ pub(super) fn metrics(m: &Archive<'_>, end: f64, events: u64) -> Result<ArchiveM
     // A run stopped (saturated) before the warm-up ended is measured whole.
     let whole = end <= m.cfg.workload.warmup_s;
     let warmup = if whole { 0.0 } else { m.cfg.workload.warmup_s };
-    let (busy, held, arms) = if whole {
-        (m.hw.busy_total_s, m.held_total_s, m.hw.arm_busy_total_s)
+    let (busy, held, disk, arms) = if whole {
+        (
+            m.hw.busy_total_s,
+            m.drives_held.total,
+            m.disk_held.total,
+            m.hw.arm_busy_total_s,
+        )
     } else {
-        (m.hw.busy_s, m.held_s, m.hw.arm_busy_s)
+        (
+            m.hw.busy_s,
+            m.drives_held.measured,
+            m.disk_held.measured,
+            m.hw.arm_busy_s,
+        )
     };
+    let p = &m.cfg.platform;
+    let mover_disk = f64::from(p.movers) * p.mover_disk_bytes as f64;
     let reqs = &m.gen.requests;
     let n = reqs.len();
     let mut count = 0usize;
@@ -137,6 +152,11 @@ pub(super) fn metrics(m: &Archive<'_>, end: f64, events: u64) -> Result<ArchiveM
         throughput_bps: bytes / window,
         drive_utilisation: (busy / (drives * window)).min(1.0),
         mover_utilisation: (held / (drives * window)).min(1.0),
+        mover_disk_utilisation: if mover_disk > 0.0 {
+            (disk / (mover_disk * window)).min(1.0)
+        } else {
+            0.0
+        },
         arm_utilisation: (arms / (f64::from(m.cfg.platform.robot_arms) * window)).min(1.0),
         mean_wait_s: wait / c,
         waited_same_file: causes[0] as f64 / c,

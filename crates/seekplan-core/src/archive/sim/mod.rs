@@ -19,7 +19,7 @@ use crate::{Error, Result};
 use metrics::metrics;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use state::{Archive, Ev, Mover};
+use state::{Archive, Ev, Held, Mover};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Cartridges of the archive at time 0 are numbered from here, apart from
@@ -70,10 +70,8 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
         backlog_half: 0,
         backlog_end: 0,
         lb_runs: 0,
-        held: 0,
-        held_since: 0.0,
-        held_s: 0.0,
-        held_total_s: 0.0,
+        drives_held: Held::default(),
+        disk_held: Held::default(),
         stopped_at: None,
         now: 0.0,
         error: None,
@@ -106,6 +104,6 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
     let end = model
         .stopped_at
         .unwrap_or_else(|| model.end.iter().copied().fold(0.0, f64::max));
-    model.hold(0, end);
+    model.hold(0.0, 0.0, end);
     metrics(&model, end, stats.events)
 }

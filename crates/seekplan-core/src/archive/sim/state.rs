@@ -29,6 +29,31 @@ pub(super) struct Mover {
     pub(super) disk: u64,
 }
 
+/// An amount processes hold over time (drives, disk bytes), integrated
+/// over the measured window (from the warm-up on) and over the whole run.
+#[derive(Default)]
+pub(super) struct Held {
+    amount: f64,
+    since: f64,
+    /// Amount x seconds from the warm-up on.
+    pub(super) measured: f64,
+    /// Amount x seconds over the whole run.
+    pub(super) total: f64,
+}
+
+impl Held {
+    /// Adds `delta` at `t`.
+    fn change(&mut self, delta: f64, t: f64, warmup: f64) {
+        let from = self.since.max(warmup);
+        if t > from {
+            self.measured += self.amount * (t - from);
+        }
+        self.total += self.amount * (t - self.since).max(0.0);
+        self.amount += delta;
+        self.since = t;
+    }
+}
+
 /// What happens in the archive.
 pub(super) enum Ev {
     Arrive(usize),
@@ -67,12 +92,10 @@ pub(super) struct Archive<'a> {
     pub(super) backlog_half: usize,
     pub(super) backlog_end: usize,
     pub(super) lb_runs: u64,
-    /// Drives held by processes, since when, and drive-seconds held from
-    /// the warm-up on.
-    pub(super) held: u32,
-    pub(super) held_since: f64,
-    pub(super) held_s: f64,
-    pub(super) held_total_s: f64,
+    /// Drives held by processes.
+    pub(super) drives_held: Held,
+    /// Mover disk bytes reserved by processes (VERTICAL's EC).
+    pub(super) disk_held: Held,
     /// When the run was stopped at `max_backlog`.
     pub(super) stopped_at: Option<f64>,
     /// Time of the event being handled.
@@ -117,15 +140,12 @@ impl Archive<'_> {
         }
     }
 
-    /// Adds `delta` drives to those held by processes, at `t`.
-    pub(super) fn hold(&mut self, delta: i64, t: f64) {
-        let from = self.held_since.max(self.cfg.workload.warmup_s);
-        if t > from {
-            self.held_s += f64::from(self.held) * (t - from);
-        }
-        self.held_total_s += f64::from(self.held) * (t - self.held_since).max(0.0);
-        self.held = (i64::from(self.held) + delta) as u32;
-        self.held_since = t;
+    /// Adds `drives` drives and `disk` bytes of mover disk to those held by
+    /// processes, at `t` (negative: released).
+    pub(super) fn hold(&mut self, drives: f64, disk: f64, t: f64) {
+        let warmup = self.cfg.workload.warmup_s;
+        self.drives_held.change(drives, t, warmup);
+        self.disk_held.change(disk, t, warmup);
     }
 
     pub(super) fn needs(&self, ty: Type) -> (u32, u64, u64) {
@@ -159,7 +179,7 @@ impl Archive<'_> {
         mv.idle -= n;
         mv.ram -= ram;
         mv.disk -= disk;
-        self.hold(i64::from(n), self.now);
+        self.hold(f64::from(n), disk as f64, self.now);
         let writer = Writer::new(ty.0, ty.1, self.cfg.block_bytes).expect("validated block size");
         self.procs.push(Some(Proc {
             ty,
@@ -192,7 +212,7 @@ impl Archive<'_> {
         mv.idle += n;
         mv.ram += ram;
         mv.disk += disk;
-        self.hold(-i64::from(n), t);
+        self.hold(-f64::from(n), -(disk as f64), t);
     }
 
     pub(super) fn assign(&mut self, p: usize, r: usize, cal: &mut Calendar<Ev>) {
