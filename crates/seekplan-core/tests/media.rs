@@ -223,6 +223,13 @@ fn bad_configs_name_the_field() {
         ),
         (
             MediaConfig {
+                rounds: u32::MAX,
+                ..Default::default()
+            },
+            "rounds",
+        ),
+        (
+            MediaConfig {
                 disk: DiskSpec {
                     rate_bps: 0.0,
                     ..Default::default()

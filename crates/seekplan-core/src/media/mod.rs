@@ -133,6 +133,12 @@ impl FromStr for Algorithm {
     }
 }
 
+/// The most disk services one run may ask for (rounds x requests per
+/// round): about eight minutes of CPU at the 2 million services a second
+/// measured by `reproduce balafoutis`; the paper's largest run is 40,000
+/// rounds of at most 35 + 65 requests, 4e6.
+pub const MAX_SERVICES: f64 = 1e9;
+
 /// A run's settings. Defaults are the paper's (Tables 1-2, section 3.1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -229,6 +235,19 @@ impl MediaConfig {
         }
         if self.rounds == 0 {
             return Err(Error::invalid("rounds", "must be at least 1"));
+        }
+        // A cost cap: each round serves its C-requests and about lambda
+        // D-requests, so the work is rounds x (c_requests + lambda) services.
+        let services = f64::from(self.rounds) * (f64::from(self.c_requests) + self.lambda);
+        if services > MAX_SERVICES {
+            return Err(Error::invalid(
+                "rounds",
+                format!(
+                    "{} rounds of {} C-requests and lambda {} are {services:.2e} services, \
+                     more than {MAX_SERVICES:.0e}: lower rounds (the paper runs 40,000)",
+                    self.rounds, self.c_requests, self.lambda
+                ),
+            ));
         }
         if !(1..=opt::OPT_MAX).contains(&self.cluster_max) {
             return Err(Error::invalid(

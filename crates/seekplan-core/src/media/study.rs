@@ -84,7 +84,10 @@ impl MediaStudy {
                 format!("at most {MAX_C_REQUESTS}, got {}", self.base.c_requests),
             ));
         }
-        self.base.validate()
+        // Every run's config, checked at the heaviest rate (the cost cap
+        // grows with lambda).
+        let heaviest = a.lambdas.iter().copied().fold(0.0, f64::max);
+        self.run_config(heaviest, 0).validate()
     }
 
     /// The config of run `run` at rate `lambda`.
