@@ -24,48 +24,103 @@ pub struct Assignment {
     pub col: Vec<f64>,
 }
 
-const FREE: usize = usize::MAX;
+/// Marks a row or column without a partner.
+pub(crate) const FREE: usize = usize::MAX;
 
-/// Solves the assignment problem on the `m`×`m` row-major `cost` (infinite
-/// entries are forbidden). Panics unless every row has a finite entry and a
-/// perfect assignment of finite entries exists.
-pub fn assignment(m: usize, cost: &[f64]) -> Assignment {
-    assert_eq!(cost.len(), m * m, "cost is not m x m");
-    let c = |i: usize, j: usize| cost[i * m + j];
-    let mut u = vec![0.0; m];
-    let mut v = vec![f64::INFINITY; m];
-    // Column reduction: v[j] is column j's least cost; its row takes j if
-    // it has no column yet.
-    let mut col_row = vec![FREE; m];
-    let mut row_col = vec![FREE; m];
-    let mut arg = vec![0; m];
-    for i in 0..m {
-        for j in 0..m {
-            if c(i, j) < v[j] {
-                v[j] = c(i, j);
-                arg[j] = i;
+/// A partial assignment with feasible dual potentials (u[i] + v[j] <= c(i, j)
+/// everywhere, equality on assigned edges): what the shortest-augmenting-path
+/// method keeps between steps, and what branch and bound re-optimises after
+/// forbidding an edge.
+#[derive(Clone, Debug)]
+pub(crate) struct Matching {
+    /// Row potentials.
+    pub(crate) u: Vec<f64>,
+    /// Column potentials.
+    pub(crate) v: Vec<f64>,
+    /// The column of each row, or [`FREE`].
+    pub(crate) row_col: Vec<usize>,
+    /// The row of each column, or [`FREE`].
+    pub(crate) col_row: Vec<usize>,
+}
+
+/// Work buffers of [`Matching::augment`], reused between calls.
+pub(crate) struct Scratch {
+    dist: Vec<f64>,
+    way: Vec<usize>,
+    done: Vec<bool>,
+    touched: Vec<usize>,
+}
+
+impl Scratch {
+    /// Buffers for an `m`×`m` problem.
+    pub(crate) fn new(m: usize) -> Self {
+        Scratch {
+            dist: vec![0.0; m],
+            way: vec![0; m],
+            done: vec![false; m],
+            touched: Vec::with_capacity(m),
+        }
+    }
+}
+
+impl Matching {
+    /// Column reduction: v[j] is column j's least cost and its row takes j
+    /// if it has no column yet. Panics if a column has no finite cost.
+    fn reduced(m: usize, c: impl Fn(usize, usize) -> f64) -> Self {
+        let mut v = vec![f64::INFINITY; m];
+        let mut arg = vec![0; m];
+        for i in 0..m {
+            for (j, vj) in v.iter_mut().enumerate() {
+                let cij = c(i, j);
+                if cij < *vj {
+                    *vj = cij;
+                    arg[j] = i;
+                }
             }
         }
-    }
-    for j in 0..m {
-        assert!(v[j].is_finite(), "column {j} has no finite cost");
-        if row_col[arg[j]] == FREE {
-            row_col[arg[j]] = j;
-            col_row[j] = arg[j];
+        let mut col_row = vec![FREE; m];
+        let mut row_col = vec![FREE; m];
+        for j in 0..m {
+            assert!(v[j].is_finite(), "column {j} has no finite cost");
+            if row_col[arg[j]] == FREE {
+                row_col[arg[j]] = j;
+                col_row[j] = arg[j];
+            }
+        }
+        Matching {
+            u: vec![0.0; m],
+            v,
+            row_col,
+            col_row,
         }
     }
-    // Shortest augmenting path from each free row.
-    let mut dist = vec![0.0; m];
-    let mut way = vec![0usize; m];
-    let mut done = vec![false; m];
-    let mut touched: Vec<usize> = Vec::with_capacity(m);
-    for start in 0..m {
-        if row_col[start] != FREE {
-            continue;
+
+    /// Unassigns row `i` (and its column); the duals stay feasible.
+    pub(crate) fn free_row(&mut self, i: usize) {
+        let j = self.row_col[i];
+        if j != FREE {
+            self.col_row[j] = FREE;
+            self.row_col[i] = FREE;
         }
-        dist.fill(f64::INFINITY);
-        done.fill(false);
-        touched.clear();
+    }
+
+    /// Assigns the free row `start` along a shortest augmenting path in the
+    /// reduced costs of `c` (Dijkstra over columns, dense scans; infinite
+    /// entries are forbidden), keeping the duals feasible and the assigned
+    /// edges tight. Returns the number of rows scanned (each scan reads m
+    /// costs), or `None`, changing nothing, when no path of finite cost
+    /// exists.
+    pub(crate) fn augment(
+        &mut self,
+        start: usize,
+        c: impl Fn(usize, usize) -> f64,
+        s: &mut Scratch,
+    ) -> Option<usize> {
+        let m = self.v.len();
+        let (u, v) = (&mut self.u, &mut self.v);
+        s.dist.fill(f64::INFINITY);
+        s.done.fill(false);
+        s.touched.clear();
         let mut i = start;
         let mut reached = 0.0;
         let end = loop {
@@ -73,56 +128,79 @@ pub fn assignment(m: usize, cost: &[f64]) -> Assignment {
             let base = reached - u[i];
             let mut best = f64::INFINITY;
             let mut best_j = FREE;
+            // One column index into four arrays: an index loop reads best.
+            #[allow(clippy::needless_range_loop)]
             for j in 0..m {
-                if done[j] {
+                if s.done[j] {
                     continue;
                 }
                 let d = base + c(i, j) - v[j];
-                if d < dist[j] {
-                    dist[j] = d;
-                    way[j] = i;
+                if d < s.dist[j] {
+                    s.dist[j] = d;
+                    s.way[j] = i;
                 }
-                if dist[j] < best {
-                    best = dist[j];
+                if s.dist[j] < best {
+                    best = s.dist[j];
                     best_j = j;
                 }
             }
-            assert!(best_j != FREE, "no finite assignment for row {start}");
-            done[best_j] = true;
-            touched.push(best_j);
+            if best_j == FREE {
+                return None;
+            }
+            s.done[best_j] = true;
+            s.touched.push(best_j);
             reached = best;
-            if col_row[best_j] == FREE {
+            if self.col_row[best_j] == FREE {
                 break best_j;
             }
-            i = col_row[best_j];
+            i = self.col_row[best_j];
         };
         // Dual update: every column settled before the end moves by its
         // distance short of the path's length; rows follow their columns.
         u[start] += reached;
-        for &j in &touched[..touched.len() - 1] {
-            let shift = reached - dist[j];
+        for &j in &s.touched[..s.touched.len() - 1] {
+            let shift = reached - s.dist[j];
             v[j] -= shift;
-            u[col_row[j]] += shift;
+            u[self.col_row[j]] += shift;
         }
         // Augment along the path back to `start`.
         let mut j = end;
         loop {
-            let i = way[j];
-            let next = row_col[i];
-            col_row[j] = i;
-            row_col[i] = j;
+            let i = s.way[j];
+            let next = self.row_col[i];
+            self.col_row[j] = i;
+            self.row_col[i] = j;
             if i == start {
                 break;
             }
             j = next;
         }
+        Some(s.touched.len())
     }
-    let total = (0..m).map(|i| c(i, row_col[i])).sum();
+}
+
+/// Solves the assignment problem on the `m`×`m` row-major `cost` (infinite
+/// entries are forbidden). Panics unless every row has a finite entry and a
+/// perfect assignment of finite entries exists.
+pub fn assignment(m: usize, cost: &[f64]) -> Assignment {
+    assert_eq!(cost.len(), m * m, "cost is not m x m");
+    let c = |i: usize, j: usize| cost[i * m + j];
+    let mut matching = Matching::reduced(m, c);
+    let mut scratch = Scratch::new(m);
+    for start in 0..m {
+        if matching.row_col[start] == FREE {
+            assert!(
+                matching.augment(start, c, &mut scratch).is_some(),
+                "no finite assignment for row {start}"
+            );
+        }
+    }
+    let total = (0..m).map(|i| c(i, matching.row_col[i])).sum();
     Assignment {
-        succ: row_col,
+        succ: matching.row_col,
         total,
-        row: u,
-        col: v,
+        row: matching.u,
+        col: matching.v,
     }
 }
 

@@ -2,10 +2,12 @@
 //! they know nothing of tapes or disks. Ordering (`order/`) and the media
 //! server's in-cluster scheduler (`media/`) both call them.
 
+mod bnb;
 mod held_karp;
 mod lap;
 mod patch;
 
+pub use bnb::{branch_and_bound, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, Assignment};
 pub use patch::{cycles, patch};

@@ -1,6 +1,7 @@
 //! `best`: seekplan's strongest ordering. Small batches are solved exactly;
-//! larger ones start from the strongest constructive heuristics (PATCH,
-//! LOSS, SLTF, MPScan*, CTA-SLTF), the two cheapest (the second only if
+//! larger ones start from the strongest constructive heuristics (LOSS,
+//! SLTF, MPScan*, CTA-SLTF) and from branch and bound over assignment
+//! relaxations (BNB, which begins with PATCH's tour), the two cheapest (the second only if
 //! within `SEED_SLACK` of the first) are improved by Or-opt
 //! and the better of those by iterated local search; the cheapest of these
 //! and of every other algorithm's schedule is returned, so `best` is never
@@ -13,7 +14,7 @@ use super::local_search::{reversal_free, Neighbours};
 use super::patch::PATCH_LIMIT;
 use super::registry::{Orderer, Plan};
 use super::{
-    cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
+    bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head,
     Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
@@ -83,7 +84,11 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
             seeds.push(order);
         }
         if n <= PATCH_LIMIT {
-            seeds.push(patch::plan_with(&d));
+            // Branch and bound starts from the assignment patched into a
+            // tour and from the cheapest constructive seed, so it is never
+            // worse than either (PATCH is its root's first incumbent).
+            let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
+            seeds.push(bnb::plan_with(&d, incumbent.map(Vec::as_slice), options).0);
         }
         let mut ranked: Vec<(f64, Vec<usize>)> =
             seeds.into_iter().map(|s| (d.tour(&s), s)).collect();

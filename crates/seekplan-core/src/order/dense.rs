@@ -236,6 +236,31 @@ impl<'p> Dense<'p> {
         }
     }
 
+    /// Every cost as one row-major (n + 1)² matrix with the diagonal
+    /// forbidden (infinite): the input of the assignment-based solvers.
+    pub(crate) fn square(&self) -> Vec<f64> {
+        let m = self.n + 1;
+        let mut cost = vec![f64::INFINITY; m * m];
+        for i in 0..m {
+            for j in (0..m).filter(|&j| j != i) {
+                cost[i * m + j] = self.cost(i, j);
+            }
+        }
+        cost
+    }
+
+    /// The requests in tour order from a successor array over the n + 1
+    /// nodes (the depot's successor first).
+    pub(crate) fn path(&self, succ: &[usize]) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.n);
+        let mut v = succ[self.depot()];
+        while v != self.depot() {
+            order.push(v);
+            v = succ[v];
+        }
+        order
+    }
+
     /// Positioning cost of serving `order` from the start to the end.
     pub(crate) fn tour(&self, order: &[usize]) -> f64 {
         let mut prev = self.depot();

@@ -2,6 +2,7 @@
 //! request order; [`run`] times it with [`Schedule::evaluate`].
 
 mod best;
+mod bnb;
 mod bound;
 mod cta_sltf;
 mod dense;

@@ -20,21 +20,10 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
         return Vec::new();
     }
     let m = n + 1;
-    let mut cost = vec![f64::INFINITY; m * m];
-    for i in 0..m {
-        for j in (0..m).filter(|&j| j != i) {
-            cost[i * m + j] = d.cost(i, j);
-        }
-    }
+    let cost = d.square();
     let mut succ = assignment(m, &cost).succ;
     patch(&mut succ, |i, j| cost[i * m + j]);
-    let mut order = Vec::with_capacity(n);
-    let mut v = succ[d.depot()];
-    while v != d.depot() {
-        order.push(v);
-        v = succ[v];
-    }
-    order
+    d.path(&succ)
 }
 
 /// PATCH in the registry.

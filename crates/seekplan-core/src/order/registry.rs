@@ -94,6 +94,8 @@ algorithms! {
     CtaSltf => super::cta_sltf::CtaSltf,
     /// Assignment relaxation with Karp's cycle patching (asymmetric TSP).
     Patch => super::patch::Patch,
+    /// Branch and bound over assignment relaxations, truncated (exact when it finishes).
+    Bnb => super::bnb::Bnb,
     /// seekplan's strongest: the best of the others, improved by local search.
     Best => super::best::Best,
 }

@@ -1,0 +1,375 @@
+//! Branch and bound over assignment relaxations for the asymmetric TSP, the
+//! method that finds the best tours on random and near-random asymmetric
+//! costs in Johnson et al.'s comparison ("Experimental analysis of
+//! heuristics for the ATSP", 2002, Zhang's algorithm).
+//!
+//! A node's relaxation is the assignment problem with some edges forced in
+//! and some forbidden; its optimum is a lower bound on every tour the node
+//! holds. When it is one cycle, it is the node's best tour. Otherwise the
+//! node branches on the subtour with the fewest free edges e₁ … e_k
+//! (Carpaneto & Toth 1980): child r forbids e_r and forces e₁ … e_{r−1}, so
+//! the children split the node's tours without overlap. Each child is
+//! re-optimised from its parent's assignment by one shortest augmenting
+//! path (O(m²), usually far less), children are searched depth first in order of their bound
+//! (Zhang 1993), and every node's assignment is patched into a tour (Karp)
+//! for the incumbent. Nodes whose bound reaches the incumbent are pruned.
+//!
+//! The search is truncated by a work budget (matrix entries read); when it
+//! ends before the budget, the incumbent is proven optimal.
+
+use super::lap::{Matching, Scratch, FREE};
+use super::{assignment, patch};
+use std::time::Instant;
+
+/// What the search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// The best tour found, as each node's successor.
+    pub succ: Vec<usize>,
+    /// Its cost.
+    pub cost: f64,
+    /// A lower bound on every tour: the optimum when `optimal`, the root
+    /// assignment's value otherwise.
+    pub bound: f64,
+    /// Whether the search finished, which proves `succ` optimal.
+    pub optimal: bool,
+    /// Relaxations solved (the root counts as one).
+    pub nodes: usize,
+}
+
+/// Limits of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Cost scans allowed, in matrix entries read: a child's
+    /// re-optimisation reads one row of m entries per step of its
+    /// shortest path.
+    pub scans: f64,
+    /// The search also stops once it has read more entries since its last
+    /// better tour than before it, and at least this many: where the
+    /// bound is weak (costs with structure, like a tape's) nothing is
+    /// pruned and a long search finds nothing.
+    pub patience: f64,
+    /// Wall-clock limit, if any (makes the result machine-dependent).
+    pub deadline: Option<Instant>,
+}
+
+/// The costs under the current branch's constraints: a forbidden edge and
+/// every edge that competes with a forced one cost infinity. Changes are
+/// logged so a branch is undone in LIFO order.
+struct Constrained {
+    m: usize,
+    c: Vec<f64>,
+    log: Vec<(usize, f64)>,
+}
+
+impl Constrained {
+    fn set_infinite(&mut self, at: usize) {
+        let old = self.c[at];
+        if old.is_finite() {
+            self.log.push((at, old));
+            self.c[at] = f64::INFINITY;
+        }
+    }
+
+    fn forbid(&mut self, (i, j): (usize, usize)) {
+        self.set_infinite(i * self.m + j);
+    }
+
+    /// Forces edge (i, j): every other edge out of i or into j is forbidden.
+    fn force(&mut self, (i, j): (usize, usize)) {
+        let m = self.m;
+        for k in (0..m).filter(|&k| k != j) {
+            self.set_infinite(i * m + k);
+        }
+        for k in (0..m).filter(|&k| k != i) {
+            self.set_infinite(k * m + j);
+        }
+    }
+
+    /// Undoes every change made since the log had `mark` entries.
+    fn undo(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            let (at, old) = self.log.pop().expect("longer than mark");
+            self.c[at] = old;
+        }
+    }
+
+    /// Child `r`'s constraints: force `edges[..r]`, forbid `edges[r]`.
+    fn child(&mut self, edges: &[(usize, usize)], r: usize) {
+        for &e in &edges[..r] {
+            self.force(e);
+        }
+        self.forbid(edges[r]);
+    }
+}
+
+struct Searcher<'c> {
+    m: usize,
+    /// The original costs (diagonal infinite): what tours are worth.
+    cost: &'c [f64],
+    constrained: Constrained,
+    scratch: Scratch,
+    best: Vec<usize>,
+    best_cost: f64,
+    scan_limit: f64,
+    patience: f64,
+    /// Entries read in all, and when the incumbent last improved.
+    scanned: f64,
+    scanned_at_best: f64,
+    deadline: Option<Instant>,
+    truncated: bool,
+    nodes: usize,
+    depth: usize,
+}
+
+/// Deepest branch searched: each level is a stack frame, and a branch this
+/// deep means the bound is not closing in; the search stops as truncated.
+const MAX_DEPTH: usize = 2_000;
+
+/// Two costs closer than this (relative) are equal: float sums of the same
+/// edges in another order differ in the last bits.
+const REL_EPS: f64 = 1e-12;
+
+impl Searcher<'_> {
+    fn tour_cost(&self, succ: &[usize]) -> f64 {
+        (0..self.m).map(|i| self.cost[i * self.m + succ[i]]).sum()
+    }
+
+    fn improves(&self, value: f64) -> bool {
+        !self.best_cost.is_finite()
+            || value < self.best_cost - REL_EPS * self.best_cost.abs().max(1.0)
+    }
+
+    /// Makes `succ` (worth `value`) the incumbent.
+    fn adopt(&mut self, succ: Vec<usize>, value: f64) {
+        self.best = succ;
+        self.best_cost = value;
+        self.scanned_at_best = self.scanned;
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        let stalled = self.scanned - self.scanned_at_best > self.scanned_at_best.max(self.patience);
+        if self.scanned >= self.scan_limit
+            || stalled
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.truncated = true;
+        }
+        self.truncated
+    }
+
+    /// Searches the node whose optimal assignment is `node` (value `value`)
+    /// under the constraints in force.
+    fn explore(&mut self, node: &Matching, value: f64) {
+        let cycles = super::cycles(&node.row_col);
+        if cycles.len() == 1 {
+            if self.improves(value) {
+                self.adopt(node.row_col.clone(), value);
+            }
+            return;
+        }
+        let mut tour = node.row_col.clone();
+        let (m, cost) = (self.m, self.cost);
+        patch(&mut tour, |i, j| cost[i * m + j]);
+        let patched = self.tour_cost(&tour);
+        if self.improves(patched) {
+            self.adopt(tour, patched);
+        }
+        // The subtour with the fewest free edges (ties: the first found);
+        // an edge is forced when it is the only finite one out of its row.
+        let forced = |i: usize, j: usize| {
+            let row = &self.constrained.c[i * m..(i + 1) * m];
+            row.iter()
+                .enumerate()
+                .all(|(k, c)| k == j || c.is_infinite())
+        };
+        let edges = cycles
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .map(|&i| (i, node.row_col[i]))
+                    .filter(|&(i, j)| !forced(i, j))
+                    .collect::<Vec<_>>()
+            })
+            .min_by_key(Vec::len)
+            .expect("more than one cycle");
+        // Child r = the node's constraints, e₁ … e_{r−1} forced, e_r
+        // forbidden: built up one edge at a time.
+        let mark = self.constrained.log.len();
+        let mut children: Vec<(f64, usize, Matching)> = Vec::with_capacity(edges.len());
+        for (r, &edge) in edges.iter().enumerate() {
+            if self.out_of_budget() {
+                break;
+            }
+            let before = self.constrained.log.len();
+            self.constrained.forbid(edge);
+            let mut child = node.clone();
+            child.free_row(edge.0);
+            let c = &self.constrained.c;
+            let steps = child.augment(edge.0, |i, j| c[i * m + j], &mut self.scratch);
+            self.scanned += (steps.unwrap_or(m) * m) as f64;
+            self.nodes += 1;
+            self.constrained.undo(before);
+            self.constrained.force(edge);
+            if steps.is_some() {
+                let v = self.tour_cost(&child.row_col);
+                if self.improves(v) {
+                    children.push((v, r, child));
+                }
+            }
+        }
+        self.constrained.undo(mark);
+        children.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (v, r, child) in children {
+            if !self.improves(v) {
+                continue;
+            }
+            if self.out_of_budget() {
+                return;
+            }
+            if self.depth >= MAX_DEPTH {
+                self.truncated = true;
+                return;
+            }
+            self.constrained.child(&edges, r);
+            self.depth += 1;
+            self.explore(&child, v);
+            self.depth -= 1;
+            self.constrained.undo(mark);
+        }
+    }
+}
+
+/// Searches for the cheapest tour through all `m` nodes of the row-major
+/// `cost` (the diagonal is ignored; infinite entries are forbidden edges),
+/// starting from the incumbent tour `start` (successor array) when given.
+/// Panics if the costs admit no assignment without the diagonal.
+pub fn branch_and_bound(m: usize, cost: &[f64], start: Option<&[usize]>, budget: Budget) -> Search {
+    assert_eq!(cost.len(), m * m, "cost is not m x m");
+    if m < 2 {
+        return Search {
+            succ: (0..m).collect(),
+            cost: 0.0,
+            bound: 0.0,
+            optimal: true,
+            nodes: 0,
+        };
+    }
+    let mut c = cost.to_vec();
+    for i in 0..m {
+        c[i * m + i] = f64::INFINITY;
+    }
+    let root = assignment(m, &c);
+    let matching = Matching {
+        u: root.row,
+        v: root.col,
+        row_col: root.succ,
+        col_row: Vec::new(),
+    };
+    let mut col_row = vec![FREE; m];
+    for (i, &j) in matching.row_col.iter().enumerate() {
+        col_row[j] = i;
+    }
+    let matching = Matching {
+        col_row,
+        ..matching
+    };
+    let mut s = Searcher {
+        m,
+        cost: &c,
+        constrained: Constrained {
+            m,
+            c: c.clone(),
+            log: Vec::new(),
+        },
+        scratch: Scratch::new(m),
+        best: Vec::new(),
+        best_cost: f64::INFINITY,
+        scan_limit: budget.scans,
+        patience: budget.patience,
+        scanned: 0.0,
+        scanned_at_best: 0.0,
+        deadline: budget.deadline,
+        truncated: false,
+        nodes: 1,
+        depth: 0,
+    };
+    if let Some(tour) = start {
+        s.best = tour.to_vec();
+        s.best_cost = s.tour_cost(tour);
+    }
+    s.explore(&matching, root.total);
+    let optimal = !s.truncated;
+    Search {
+        bound: if optimal { s.best_cost } else { root.total },
+        cost: s.best_cost,
+        succ: s.best,
+        optimal,
+        nodes: s.nodes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atsp::{cycles, held_karp};
+    use proptest::prelude::*;
+
+    fn unlimited() -> Budget {
+        Budget {
+            scans: f64::INFINITY,
+            patience: f64::INFINITY,
+            deadline: None,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn finds_the_optimum_held_karp_finds(
+            m in 2usize..9,
+            raw in proptest::collection::vec(0u32..1000, 81),
+            small in any::<bool>(),
+        ) {
+            // Small integer costs make ties, the hard case for pruning.
+            let cost: Vec<f64> = (0..m * m)
+                .map(|k| f64::from(if small { raw[k] % 5 } else { raw[k] }))
+                .collect();
+            let c = |i: usize, j: usize| cost[i * m + j];
+            // Held-Karp over the path 0 -> ... -> 0 through nodes 1..m.
+            let order = held_karp(m - 1, |j| c(0, j + 1), |i, j| c(i + 1, j + 1), |j| c(j + 1, 0));
+            let mut prev = 0;
+            let mut exact = 0.0;
+            for &j in &order {
+                exact += c(prev, j + 1);
+                prev = j + 1;
+            }
+            exact += c(prev, 0);
+            let s = branch_and_bound(m, &cost, None, unlimited());
+            prop_assert!(s.optimal);
+            prop_assert!((s.cost - exact).abs() < 1e-9, "{} vs {}", s.cost, exact);
+            prop_assert_eq!(cycles(&s.succ).len(), 1);
+            let recomputed: f64 = (0..m).map(|i| c(i, s.succ[i])).sum();
+            prop_assert!((recomputed - s.cost).abs() < 1e-9);
+            prop_assert!((s.bound - s.cost).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_spent_budget_keeps_the_patched_tour_and_the_root_bound() {
+        let m = 30;
+        let cost: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 1000) as f64).collect();
+        let s = branch_and_bound(
+            m,
+            &cost,
+            None,
+            Budget {
+                scans: 0.0,
+                patience: 0.0,
+                deadline: None,
+            },
+        );
+        assert!(!s.optimal);
+        assert_eq!(cycles(&s.succ).len(), 1);
+        assert!(s.bound <= s.cost);
+    }
+}
