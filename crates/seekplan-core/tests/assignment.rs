@@ -6,8 +6,11 @@
 mod common;
 
 use proptest::prelude::*;
+use seekplan_core::atsp::assignment;
 use seekplan_core::model::{Block, CostMatrix};
-use seekplan_core::order::{run_with, Algorithm, Options, Problem, OPT_LIMIT};
+use seekplan_core::order::{
+    run_with, Algorithm, Head, Options, Problem, BNB_LIMIT, BOUND_LIMIT, OPT_LIMIT,
+};
 
 fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
     CostMatrix::from_rows(
@@ -125,4 +128,55 @@ fn the_same_seed_gives_the_same_order_and_the_budget_is_honoured() {
     };
     let c = run_with(&problem, Algorithm::Best, &none).unwrap();
     assert!(a.total_s <= c.total_s + 1e-9);
+}
+
+#[test]
+fn above_the_stored_limits_patch_and_the_bound_come_from_the_sparse_solver() {
+    // Past BOUND_LIMIT the bound of a matrix, and past BNB_LIMIT (the
+    // largest stored matrix) PATCH's assignment, come from the sparse
+    // solver checked against every cost: the bound must equal the dense
+    // solver's value.
+    let n = BOUND_LIMIT.max(BNB_LIMIT) + 50;
+    let raw: Vec<u32> = (0..n * n)
+        .map(|k| (k as u32).wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    let m = matrix(n, &raw);
+    let problem = Problem::matrix(&m, 0, None).unwrap();
+    let patch = run_with(&problem, Algorithm::Patch, &with_bound()).unwrap();
+    let mut seen = patch.order.clone();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..problem.len()).collect::<Vec<_>>());
+    let sparse = patch.lower_bound_s.unwrap();
+    let nodes = problem.len() + 1;
+    let dense: Vec<f64> = positioning_matrix_of(&problem)
+        .into_iter()
+        .enumerate()
+        .map(|(k, c)| {
+            if k / nodes == k % nodes {
+                f64::INFINITY
+            } else {
+                c
+            }
+        })
+        .collect();
+    let want = assignment(nodes, &dense).total;
+    assert!((sparse - want).abs() < 1e-6, "sparse {sparse} dense {want}");
+    assert!(sparse <= patch.total_s + 1e-9);
+}
+
+/// The (n + 1)² positioning costs of a matrix problem, depot last.
+fn positioning_matrix_of(problem: &Problem) -> Vec<f64> {
+    let n = problem.len();
+    let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
+    let mut out = Vec::with_capacity((n + 1) * (n + 1));
+    for i in 0..=n {
+        for j in 0..=n {
+            out.push(match (i == j, j == n) {
+                (true, _) => 0.0,
+                (false, true) => problem.finish(head(i)),
+                (false, false) => problem.locate(head(i), j),
+            });
+        }
+    }
+    out
 }

@@ -6,8 +6,10 @@ mod bnb;
 mod held_karp;
 mod lap;
 mod patch;
+mod sparse_lap;
 
 pub use bnb::{branch_and_bound, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, Assignment};
 pub use patch::{cycles, patch};
+pub use sparse_lap::sparse_assignment;

@@ -7,14 +7,14 @@
 //! and of every other algorithm's schedule is returned, so `best` is never
 //! worse than any of them on the same input (except what is skipped on large
 //! batches: LOSS, MPScan and MPScan*, see `LOSS_LIMIT`, `MPSCAN_LIMIT`
-//! and `MPSCAN_STAR_LIMIT`).
+//! and `MPSCAN_STAR_LIMIT`; BNB above `BNB_LIMIT`).
 
+use super::bnb::BNB_LIMIT;
 use super::dense::Dense;
 use super::local_search::{reversal_free, Neighbours};
-use super::patch::PATCH_LIMIT;
 use super::registry::{Orderer, Plan};
 use super::{
-    bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, read, scan, sltf, sort, Head,
+    bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
     Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
@@ -22,9 +22,10 @@ use crate::{Moves, Result, Schedule};
 /// Largest batch LOSS seeds when costs are timed on demand from cached
 /// positions rather than stored (models with positions, above 1,000
 /// requests): its rows are sorted in O(n² log n), 4 s at 4,000; above this
-/// the other seeds run alone. With stored costs, and on explicit matrices
-/// (where it is the strongest seed: 40 % cheaper than SLTF + ILS at 10,000
-/// random nodes), LOSS always runs.
+/// the other seeds run alone. With stored costs LOSS always runs; on
+/// explicit matrices up to [`BNB_LIMIT`] nodes: above it PATCH's sparse
+/// assignment replaces it (5,000 random nodes: PATCH 0.8 % above the bound
+/// in 2.4 s, LOSS 20 % in 7.5 s; measured 2026-11-25).
 const LOSS_LIMIT: usize = 1_000;
 
 /// Largest batch MPScan runs on inside `best` (as a candidate and as
@@ -37,6 +38,11 @@ const MPSCAN_LIMIT: usize = 20_000;
 /// LTO-9 requests, minutes); Or-opt and Or-3opt, which look only at each
 /// request's neighbours, do its work on larger batches.
 const MPSCAN_STAR_LIMIT: usize = 10_000;
+
+/// Largest batch on a drive model that gets a PATCH seed above
+/// [`BNB_LIMIT`]: its sparse assignment reads all n² moves (on explicit
+/// matrices it always runs: reading them is what a matrix costs anyway).
+const SPARSE_PATCH_LIMIT: usize = 20_000;
 
 /// A runner-up seed is improved only if it costs at most this much more
 /// than the cheapest: from CTA-SLTF's order on 100,000 LTO-9 requests (12x
@@ -74,7 +80,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
     } else {
         let d = Dense::new(problem);
         let mut seeds = vec![sltf::plan_with(&d)];
-        if n <= LOSS_LIMIT || d.is_stored() || problem.is_matrix() {
+        if n <= LOSS_LIMIT || d.is_stored() || (problem.is_matrix() && n <= BNB_LIMIT) {
             seeds.push(loss::plan_with(&d));
         }
         if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
@@ -83,12 +89,14 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
         if let Ok(order) = cta_sltf::plan(problem) {
             seeds.push(order);
         }
-        if n <= PATCH_LIMIT {
+        if n <= BNB_LIMIT {
             // Branch and bound starts from the assignment patched into a
             // tour and from the cheapest constructive seed, so it is never
             // worse than either (PATCH is its root's first incumbent).
             let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
             seeds.push(bnb::plan_with(&d, incumbent.map(Vec::as_slice), options).0);
+        } else if n <= SPARSE_PATCH_LIMIT || problem.is_matrix() {
+            seeds.extend(patch::plan_with(&d));
         }
         let mut ranked: Vec<(f64, Vec<usize>)> =
             seeds.into_iter().map(|s| (d.tour(&s), s)).collect();

@@ -5,7 +5,7 @@
 //! requests; otherwise the best tour it met.
 
 use super::dense::Dense;
-use super::patch::PATCH_LIMIT;
+use super::patch::DENSE_LIMIT;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{branch_and_bound, Budget};
@@ -26,7 +26,11 @@ pub(crate) const SCANS: f64 = 1e9;
 const PATIENCE_READS: f64 = 1000.0;
 const MAX_PATIENCE: f64 = 1e8;
 
-/// The BNB order for the costs `d` (at most [`PATCH_LIMIT`] requests), and
+/// Largest batch BNB accepts: it keeps the (n + 1)² costs (and a copy it
+/// constrains), 256 MB at 4,000.
+pub const BNB_LIMIT: usize = DENSE_LIMIT;
+
+/// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
 /// whether the search proved it optimal; `start` is an incumbent order.
 pub(crate) fn plan_with(
     d: &Dense,
@@ -68,11 +72,11 @@ impl Orderer for Bnb {
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
         let n = problem.len();
-        if n > PATCH_LIMIT {
+        if n > BNB_LIMIT {
             return Err(Error::TooLarge {
                 algo: "bnb".into(),
                 n,
-                limit: PATCH_LIMIT,
+                limit: BNB_LIMIT,
             });
         }
         Ok(Plan::locate(

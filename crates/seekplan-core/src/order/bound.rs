@@ -6,18 +6,32 @@
 //! the two here.
 
 use super::{Head, Problem};
-use crate::atsp::assignment;
+use crate::atsp::{assignment, sparse_assignment};
 
-/// Largest batch whose bound is computed: (n + 1)² costs, 32 MB and well
-/// under a second at 2,048 requests; beyond it schedules carry no bound.
+/// Largest batch whose bound is computed on the stored (n + 1)² costs,
+/// 32 MB and well under a second at 2,048 requests; beyond it explicit
+/// matrices get theirs from the sparse solver (checked against every
+/// cost, so as certain), and other schedules carry no bound.
 pub const BOUND_LIMIT: usize = 2_048;
 
 /// The assignment bound on `problem`'s total time, or `None` above
-/// [`BOUND_LIMIT`] requests.
+/// [`BOUND_LIMIT`] requests on a drive model.
 pub(crate) fn lower_bound(problem: &Problem) -> Option<f64> {
     let n = problem.len();
     if n > BOUND_LIMIT {
-        return None;
+        if !problem.is_matrix() {
+            return None;
+        }
+        let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
+        let cost = |i: usize, j: usize| {
+            let head = if i == n { Head::Start } else { Head::After(i) };
+            if j == n {
+                problem.finish(head)
+            } else {
+                problem.locate(head, j)
+            }
+        };
+        return sparse_assignment(n + 1, cost).map(|a| a.total + reads);
     }
     let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
     if n == 0 {

@@ -24,10 +24,10 @@ mod sort;
 mod registry;
 mod schedule;
 
+pub use bnb::BNB_LIMIT;
 pub use bound::BOUND_LIMIT;
 pub use opt::OPT_LIMIT;
 pub use options::{Options, DEFAULT_SEED};
-pub use patch::PATCH_LIMIT;
 pub use problem::{Head, Problem};
 pub use registry::Algorithm;
 pub use schedule::{Moves, Schedule, Step};

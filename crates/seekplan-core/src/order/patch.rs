@@ -2,28 +2,40 @@
 //! one depot node), its cycles patched into one tour by Karp's method, cut
 //! at the depot into the path the head follows. On asymmetric costs the
 //! assignment is close to the optimal tour, so this lands a few percent
-//! above the bound in O(n²)–O(n³) time; `best` improves it further.
+//! above the bound; `best` improves it further. Up to [`DENSE_LIMIT`]
+//! requests the assignment is solved on the stored matrix, above it on a
+//! sparse candidate graph checked against every cost (O(n) memory).
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
-use crate::atsp::{assignment, patch};
+use crate::atsp::{assignment, patch, sparse_assignment};
 use crate::{Error, Result};
 
-/// Largest batch PATCH accepts: the (n + 1)² matrix is 128 MB at 4,000.
-pub const PATCH_LIMIT: usize = 4_000;
+/// Largest batch whose (n + 1)² costs are stored for the assignment:
+/// 128 MB at 4,000.
+pub(crate) const DENSE_LIMIT: usize = 4_000;
 
-/// The PATCH order for the costs `d` (at most [`PATCH_LIMIT`] requests).
-pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
+/// The PATCH order for the costs `d`, or `None` when the sparse solver
+/// finds no assignment on its candidate graph (see [`sparse_assignment`]).
+pub(crate) fn plan_with(d: &Dense) -> Option<Vec<usize>> {
     let n = d.len();
     if n == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     let m = n + 1;
-    let cost = d.square();
-    let mut succ = assignment(m, &cost).succ;
-    patch(&mut succ, |i, j| cost[i * m + j]);
-    d.path(&succ)
+    let mut succ = if n <= DENSE_LIMIT {
+        let cost = d.square();
+        let mut succ = assignment(m, &cost).succ;
+        patch(&mut succ, |i, j| cost[i * m + j]);
+        succ
+    } else {
+        let mut succ = sparse_assignment(m, |i, j| d.cost(i, j))?.succ;
+        patch(&mut succ, |i, j| d.cost(i, j));
+        succ
+    };
+    succ.shrink_to_fit();
+    Some(d.path(&succ))
 }
 
 /// PATCH in the registry.
@@ -35,14 +47,13 @@ impl Orderer for Patch {
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
-        let n = problem.len();
-        if n > PATCH_LIMIT {
-            return Err(Error::TooLarge {
+        plan_with(&Dense::new(problem))
+            .map(Plan::locate)
+            .ok_or_else(|| Error::Unsupported {
                 algo: "patch".into(),
-                n,
-                limit: PATCH_LIMIT,
-            });
-        }
-        Ok(Plan::locate(plan_with(&Dense::new(problem))))
+                reason: "its sparse assignment found no tour through the cheapest moves; \
+                         use best or sltf"
+                    .into(),
+            })
     }
 }
