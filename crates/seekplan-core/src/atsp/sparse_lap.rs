@@ -126,23 +126,55 @@ impl Solver {
     }
 }
 
-/// The `k` cheapest (column, cost) pairs of row `i` (diagonal excluded).
-fn cheapest(
-    m: usize,
-    i: usize,
+/// The `k` cheapest (column, cost) pairs offered, kept unsorted with the
+/// dearest found in one scan when a cheaper pair displaces it.
+struct TopK {
     k: usize,
-    cost: &impl Fn(usize, usize) -> f64,
-) -> Vec<(usize, f64)> {
-    let mut row: Vec<(usize, f64)> = (0..m)
+    items: Vec<(usize, f64)>,
+    worst: f64,
+}
+
+impl TopK {
+    fn new(k: usize) -> Self {
+        TopK {
+            k,
+            items: Vec::with_capacity(k),
+            worst: f64::INFINITY,
+        }
+    }
+
+    #[inline]
+    fn offer(&mut self, j: usize, c: f64) {
+        if self.items.len() < self.k {
+            if c.is_finite() {
+                self.items.push((j, c));
+                if self.items.len() == self.k {
+                    self.worst = self.items.iter().map(|e| e.1).fold(f64::MIN, f64::max);
+                }
+            }
+        } else if c < self.worst {
+            let at = self
+                .items
+                .iter()
+                .position(|e| e.1 == self.worst)
+                .expect("worst is an item");
+            self.items[at] = (j, c);
+            self.worst = self.items.iter().map(|e| e.1).fold(f64::MIN, f64::max);
+        }
+    }
+
+    fn into_vec(self) -> Vec<(usize, f64)> {
+        self.items
+    }
+}
+
+/// Every finite (column, cost) pair of row `i` (diagonal excluded).
+fn whole_row(m: usize, i: usize, cost: &impl Fn(usize, usize) -> f64) -> Vec<(usize, f64)> {
+    (0..m)
         .filter(|&j| j != i)
         .map(|j| (j, cost(i, j)))
         .filter(|e| e.1.is_finite())
-        .collect();
-    if row.len() > k {
-        row.select_nth_unstable_by(k - 1, |a, b| a.1.total_cmp(&b.1));
-        row.truncate(k);
-    }
-    row
+        .collect()
 }
 
 /// Solves the assignment problem over `m` rows and columns with costs
@@ -155,7 +187,27 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     if m < 2 {
         return None;
     }
-    let adj: Vec<Vec<(usize, f64)>> = (0..m).map(|i| cheapest(m, i, CANDIDATES, &cost)).collect();
+    // One pass over the matrix: each row's cheapest columns, and each
+    // column's least cost, the column potential JV's column reduction
+    // starts from (dual feasible for every entry).
+    let mut adj: Vec<Vec<(usize, f64)>> = Vec::with_capacity(m);
+    let mut v = vec![f64::INFINITY; m];
+    for i in 0..m {
+        let mut top = TopK::new(CANDIDATES);
+        for (j, vj) in v.iter_mut().enumerate() {
+            if j != i {
+                let c = cost(i, j);
+                if c < *vj {
+                    *vj = c;
+                }
+                top.offer(j, c);
+            }
+        }
+        adj.push(top.into_vec());
+    }
+    if v.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
     let scale = adj
         .iter()
         .flatten()
@@ -164,7 +216,7 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     let mut s = Solver {
         adj,
         u: vec![0.0; m],
-        v: vec![0.0; m],
+        v,
         row_col: vec![FREE; m],
         col_row: vec![FREE; m],
         dist: vec![f64::INFINITY; m],
@@ -172,21 +224,34 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
         done: vec![false; m],
         touched: Vec::new(),
     };
-    // Row potentials start at each row's cheapest candidate (v = 0), which
-    // keeps every reduced cost non-negative.
+    // Row potentials: the least reduced cost over the row's candidates.
     for i in 0..m {
-        s.u[i] = s.adj[i].iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+        s.u[i] = lowest_reduced(&s, i);
         if !s.u[i].is_finite() {
             return None;
         }
     }
-    let mut free: Vec<usize> = (0..m).collect();
+    // A row whose tight candidate column is still free takes it; the
+    // others are assigned by augmenting paths.
+    let mut free: Vec<usize> = Vec::new();
+    for i in 0..m {
+        let &(j, _) = s.adj[i]
+            .iter()
+            .min_by(|a, b| (a.1 - s.v[a.0]).total_cmp(&(b.1 - s.v[b.0])))
+            .expect("a finite candidate");
+        if s.col_row[j] == FREE {
+            s.col_row[j] = i;
+            s.row_col[i] = j;
+        } else {
+            free.push(i);
+        }
+    }
     loop {
         for &i in &free {
             if !s.augment(i) {
                 // The candidates admit no assignment: give this row all of
                 // its finite columns and start it again.
-                s.adj[i] = cheapest(m, i, m, &cost);
+                s.adj[i] = whole_row(m, i, &cost);
                 s.u[i] = lowest_reduced(&s, i);
                 if !s.augment(i) {
                     return None;
@@ -218,6 +283,13 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
             break;
         }
     }
+    debug_assert!(
+        (0..m).all(|i| {
+            let j = s.row_col[i];
+            (cost(i, j) - s.u[i] - s.v[j]).abs() <= 1e-9 * scale
+        }),
+        "an assigned edge is not tight"
+    );
     let total = (0..m).map(|i| cost(i, s.row_col[i])).sum();
     Some(Assignment {
         succ: s.row_col,

@@ -115,7 +115,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
         improved.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         if let Some(top) = improved.first() {
             let mut kicked = top.clone();
-            ils::iterated(&d, &near, &mut kicked, options);
+            ils::iterated(&d, &near, &mut kicked, options, problem.is_matrix());
             candidates.push((kicked, Moves::Locate));
         }
         candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));

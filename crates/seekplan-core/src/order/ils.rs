@@ -1,12 +1,13 @@
 //! Iterated local search for the asymmetric problem: from an Or-opt
 //! optimum, kick the best order with a reversal-free double bridge (two
 //! adjacent segments swap places: A B C D → A C B D), repair it with Or-opt
-//! started only at the kick's endpoints (don't-look bits everywhere else),
+//! and Or-3opt started only at the kick's endpoints (don't-look bits
+//! everywhere else),
 //! and keep the result when it is cheaper. Seeded and budgeted, so the same
 //! input and options give the same order.
 
 use super::dense::Dense;
-use super::local_search::{or_opt, reversal_free, Neighbours};
+use super::local_search::{repair, reversal_free, Neighbours};
 use super::Options;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -14,33 +15,47 @@ use std::time::Instant;
 
 /// Longest segment a kick moves: local kicks keep the repair local.
 const MAX_SEGMENT: usize = 50;
-/// Kicks per request when the caller sets no budget, and their cap. Measured
-/// on LTO-9 (1,000 and 4,000 files), MLR1 (1,000) and a random 1,000-node
-/// matrix: 20 kicks per request cost about 4x the CPU of 2 (LTO-9 4,000
-/// files: 12.0 s against 3.3 s) and shortened no schedule by more than
-/// 0.03 %, so the default is small; `iterations` buys more.
+/// Kicks per request when the caller sets no budget, and their cap. On
+/// drive models (LTO-9 1,000 and 4,000 files, MLR1 1,000) 20 kicks per
+/// request cost about 4x the CPU of 2 (LTO-9 4,000 files: 12.0 s against
+/// 3.3 s) and shortened no schedule by more than 0.03 %, so 2 it is there.
+/// On explicit matrices of the DIMACS ATSP families whose bound is weak
+/// (rtilt, stilt, crane at 100-316 nodes) 10 per node shortened tours by
+/// 0-1.6 % for 0.1 s more (`benchmarks/bench_atsp.py`, 2026-11-25), so
+/// matrices get 10. `iterations` buys more.
 const KICKS_PER_REQUEST: usize = 2;
+const KICKS_PER_NODE: usize = 10;
 const MAX_KICKS: usize = 100_000;
 /// Each kick copies and re-indexes the whole order, so the default budget
 /// also keeps kicks × requests under this: 20,000 kicks at 100,000 requests
-/// (a few seconds) rather than 200,000 (minutes for ~0.1 %).
+/// (a few seconds) rather than 200,000 (minutes for ~0.1 %). On explicit
+/// matrices, whose kicks also run Or-3opt, under a hundredth of it: 2,000
+/// kicks at 10,000 random nodes take 0.7 s and 20,000 took 6.4 s, neither
+/// shortening the tour (measured 2026-11-25).
 const MAX_KICK_WORK: usize = 2_000_000_000;
+const MAX_MATRIX_KICK_WORK: usize = 20_000_000;
 /// Savings smaller than this (seconds) are rounding noise.
 const EPS: f64 = 1e-9;
 
-/// The kick budget for `n` requests when the caller gives none.
-fn default_iterations(n: usize) -> usize {
-    (KICKS_PER_REQUEST * n)
-        .min(MAX_KICKS)
-        .min(MAX_KICK_WORK / n.max(1))
+/// The kick budget for `n` requests (nodes of an explicit matrix when
+/// `matrix`) when the caller gives none.
+fn default_iterations(n: usize, matrix: bool) -> usize {
+    let (per, work) = if matrix {
+        (KICKS_PER_NODE, MAX_MATRIX_KICK_WORK)
+    } else {
+        (KICKS_PER_REQUEST, MAX_KICK_WORK)
+    };
+    (per * n).min(MAX_KICKS).min(work / n.max(1))
 }
 
 /// Improves `order` (an Or-opt optimum or not) in place; returns the gain.
+/// `matrix`: the costs are an explicit matrix (see [`KICKS_PER_NODE`]).
 pub(crate) fn iterated(
     d: &Dense,
     near: &Neighbours,
     order: &mut Vec<usize>,
     options: &Options,
+    matrix: bool,
 ) -> f64 {
     let mut gain = reversal_free(d, near, order);
     let n = order.len();
@@ -50,7 +65,9 @@ pub(crate) fn iterated(
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut trial = order.clone();
-    let budget = options.iterations.unwrap_or_else(|| default_iterations(n));
+    let budget = options
+        .iterations
+        .unwrap_or_else(|| default_iterations(n, matrix));
     let longest = MAX_SEGMENT.min(n / 3).max(1);
     for kick in 0..budget {
         if kick % 64 == 0 && options.time_limit.is_some_and(|t| started.elapsed() >= t) {
@@ -76,7 +93,7 @@ pub(crate) fn iterated(
             - d.cost(b1, c0)
             - d.cost(c1, after);
         trial[p1..p3].rotate_left(first);
-        let repaired = or_opt(d, near, &mut trial, Some(&ends));
+        let repaired = repair(d, near, &mut trial, &ends);
         let saved = repaired - added;
         if saved > EPS {
             std::mem::swap(order, &mut trial);

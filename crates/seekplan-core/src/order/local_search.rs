@@ -259,8 +259,15 @@ pub(crate) fn or_opt(
 /// a→c₀ and c₁→b₀ are drawn from the neighbour lists (c₀ among a's
 /// cheapest successors, c₁ among b₀'s cheapest predecessors), the third
 /// b₁→d closes the gap. This moves segments of any length, which Or-opt
-/// (runs of at most three) cannot.
-pub(crate) fn or_3opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
+/// (runs of at most three) cannot. With `focus`, only cuts after those
+/// nodes and after nodes next to a change are tried (after a kick);
+/// without, every cut, in rounds until one moves nothing.
+pub(crate) fn or_3opt(
+    d: &Dense,
+    near: &Neighbours,
+    order: &mut Vec<usize>,
+    focus: Option<&[usize]>,
+) -> f64 {
     let n = order.len();
     if n < 3 {
         return 0.0;
@@ -276,39 +283,65 @@ pub(crate) fn or_3opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f
         pos[v] = i;
     }
     let mut gain = 0.0;
-    let mut improved = true;
-    while improved {
-        improved = false;
-        for p in 0..nodes - 2 {
-            let (a, b0) = (t[p], t[p + 1]);
-            let cut_ab = d.cost(a, b0);
-            let mut best: Option<(f64, usize, usize)> = None;
-            for &c0 in &near.succs[a] {
-                let q = pos[c0];
-                if c0 == d.depot() || q <= p + 1 {
+    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+    let mut queued = vec![false; nodes];
+    let mut moved = focus.is_none();
+    for &w in focus.unwrap_or(&[]) {
+        if !queued[w] {
+            queued[w] = true;
+            queue.push_back(w);
+        }
+    }
+    while moved || !queue.is_empty() {
+        let Some(a) = queue.pop_front() else {
+            moved = false;
+            for &w in &t[..nodes] {
+                queued[w] = true;
+                queue.push_back(w);
+            }
+            continue;
+        };
+        queued[a] = false;
+        let p = pos[a];
+        if p + 2 >= nodes {
+            continue;
+        }
+        let b0 = t[p + 1];
+        let cut_ab = d.cost(a, b0);
+        let mut best: Option<(f64, usize, usize)> = None;
+        for &c0 in &near.succs[a] {
+            let q = pos[c0];
+            if c0 == d.depot() || q <= p + 1 {
+                continue;
+            }
+            let b1 = t[q - 1];
+            let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
+            for &c1 in &near.preds[b0] {
+                let r = pos[c1] + 1;
+                if c1 == d.depot() || r <= q {
                     continue;
                 }
-                let b1 = t[q - 1];
-                let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
-                for &c1 in &near.preds[b0] {
-                    let r = pos[c1] + 1;
-                    if c1 == d.depot() || r <= q {
-                        continue;
-                    }
-                    let after = t[r];
-                    let delta = opened + d.cost(c1, b0) + d.cost(b1, after) - d.cost(c1, after);
-                    if delta < -EPS && best.is_none_or(|(bd, _, _)| delta < bd) {
-                        best = Some((delta, q, r));
-                    }
+                let after = t[r];
+                let delta = opened + d.cost(c1, b0) + d.cost(b1, after) - d.cost(c1, after);
+                if delta < -EPS && best.is_none_or(|(bd, _, _)| delta < bd) {
+                    best = Some((delta, q, r));
                 }
             }
-            if let Some((delta, q, r)) = best {
-                t[p + 1..r].rotate_left(q - (p + 1));
-                for (i, &v) in t.iter().enumerate().take(r).skip(p + 1) {
-                    pos[v] = i;
+        }
+        if let Some((delta, q, r)) = best {
+            let (b1, c1) = (t[q - 1], t[r - 1]);
+            t[p + 1..r].rotate_left(q - (p + 1));
+            for (i, &v) in t.iter().enumerate().take(r).skip(p + 1) {
+                pos[v] = i;
+            }
+            gain -= delta;
+            moved = focus.is_none();
+            // The cuts whose edges changed: after a, b₁ and c₁.
+            for w in [a, b1, c1] {
+                if !queued[w] {
+                    queued[w] = true;
+                    queue.push_back(w);
                 }
-                gain -= delta;
-                improved = true;
             }
         }
     }
@@ -317,11 +350,24 @@ pub(crate) fn or_3opt(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f
     gain
 }
 
+/// Or-opt and Or-3opt from the nodes in `focus` (a kick's endpoints) until
+/// neither improves `order`; returns the gain.
+pub(crate) fn repair(d: &Dense, near: &Neighbours, order: &mut Vec<usize>, focus: &[usize]) -> f64 {
+    let mut gain = or_opt(d, near, order, Some(focus));
+    loop {
+        let swapped = or_3opt(d, near, order, Some(focus));
+        if swapped <= EPS {
+            return gain + swapped;
+        }
+        gain += swapped + or_opt(d, near, order, Some(focus));
+    }
+}
+
 /// Or-opt and Or-3opt in turn until neither improves `order`; returns the gain.
 pub(crate) fn reversal_free(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
     let mut gain = or_opt(d, near, order, None);
     loop {
-        let swapped = or_3opt(d, near, order);
+        let swapped = or_3opt(d, near, order, None);
         if swapped <= EPS {
             return gain + swapped;
         }

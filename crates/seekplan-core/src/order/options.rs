@@ -12,7 +12,8 @@ pub struct Options {
     /// Seed of the random kicks of iterated local search.
     pub seed: u64,
     /// Kicks of iterated local search; `None`: a budget that grows with
-    /// the batch (see `ils::default_iterations`).
+    /// the batch (2 per request on drive models, 10 per node on explicit
+    /// matrices, capped; see `ils::default_iterations`).
     pub iterations: Option<usize>,
     /// Stop improving after this much wall time (then the result depends
     /// on the machine's speed: the only non-deterministic option).
