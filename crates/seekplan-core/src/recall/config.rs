@@ -100,24 +100,30 @@ impl Default for LibraryConfig {
 }
 
 impl LibraryConfig {
+    /// The library's drives and robot (SI units: bytes per second), as the
+    /// simulator and the staging service's simulated backend time them.
+    pub fn hardware(&self) -> Hardware {
+        Hardware {
+            drives: self.drives,
+            drive: DriveTiming {
+                rate_bps: self.rate_mb_s * 1e6,
+                load_s: self.load_s,
+                thread_s: self.thread_s,
+                unload_s: self.unload_s,
+                rewind_s: self.rewind_s,
+            },
+            robot: RobotTiming {
+                arms: self.robot.arms,
+                fetch_s: self.robot.fetch_s,
+                return_s: self.robot.return_s,
+            },
+        }
+    }
+
     /// The core's library spec (SI units: bytes per second).
     pub fn to_spec(&self) -> LibrarySpec {
         LibrarySpec {
-            hardware: Hardware {
-                drives: self.drives,
-                drive: DriveTiming {
-                    rate_bps: self.rate_mb_s * 1e6,
-                    load_s: self.load_s,
-                    thread_s: self.thread_s,
-                    unload_s: self.unload_s,
-                    rewind_s: self.rewind_s,
-                },
-                robot: RobotTiming {
-                    arms: self.robot.arms,
-                    fetch_s: self.robot.fetch_s,
-                    return_s: self.robot.return_s,
-                },
-            },
+            hardware: self.hardware(),
             read_model: self.read_model.clone(),
             arrivals: self.arrivals,
             block_bytes: self.block_bytes,
