@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from seekplan.archive.config import parse_config as archive_config
+from seekplan.catalog import load_catalog
 from seekplan.errors import SeekplanError
 from seekplan.hardware import recall_hardware
 from seekplan.recall.config import parse_config
@@ -50,3 +52,20 @@ def test_the_simulated_backend_runs_on_the_cores_figures(tmp_path: Path) -> None
         assert backend.drive["load_s"] + backend.drive["thread_s"] == 10.0
     finally:
         backend.close()
+
+
+def test_the_default_drives_are_the_catalogs() -> None:
+    """The core keeps its defaults in code (it reads no files); they are the
+    catalog's T10000D (recall) and T10000B (archive) figures."""
+    drive = recall_hardware(parse_config({}).data)["drive"]
+    m = load_catalog()["t10000d"].mechanics
+    assert m is not None
+    assert drive == {
+        "rate_bps": m.rate_bps,
+        "load_s": m.load_s,
+        "thread_s": 0.0,
+        "unload_s": m.unload_s,
+        "rewind_s": m.rewind_s,
+    }
+    named = archive_config({"platform": {"drive": "t10000b"}})
+    assert named.data == archive_config({}).data
