@@ -9,6 +9,8 @@ mod spec;
 mod system;
 
 pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
-pub use hardware::{ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming};
+pub use hardware::{
+    mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
+};
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
 pub use system::{Completion, LibEvent, MountRecord, TapeSystem};

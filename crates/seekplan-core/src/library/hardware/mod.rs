@@ -3,9 +3,13 @@
 //! recall simulator's [`LibrarySpec`](super::LibrarySpec) holds one, the
 //! archive platform builds one from its config
 //! ([`Platform::hardware`](crate::archive::Platform::hardware)), and both
-//! claim arms through one [`ArmPool`] trait.
+//! claim arms through one [`ArmPool`] trait. Johnson & Miller's measured
+//! models of the same steps, with their spread and unmount policies, live
+//! beside it: [`robot`] and [`mount`].
 
 mod arms;
+pub mod mount;
+pub mod robot;
 
 pub use arms::{ArmPool, BookedArms, FifoArms, Move};
 
