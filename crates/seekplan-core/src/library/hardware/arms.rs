@@ -12,9 +12,9 @@
 //! move the same start (the test below, ties included). They differ in two
 //! ways, which is why each simulator keeps the strategy its metrics were
 //! built on: a zero-second move fits between booked moves but waits its turn
-//! under FIFO (the recall library's default robot moves take 0 s), and the
-//! simulator learns a booked start when it asks, so events at one instant
-//! are scheduled in another order.
+//! under FIFO (in recall: a first fetch with `fetch_s` 0 while an arm
+//! returns another drive's tape), and the simulator learns a booked start
+//! when it asks, so events at one instant are scheduled in another order.
 
 use crate::sim::{Resource, Time};
 use std::collections::VecDeque;
