@@ -251,11 +251,6 @@ class RobotEntry(BaseModel):
         """The core RobotSpec of this robot."""
         return json.dumps(self.model_dump(include={"fetch", "ret"}))
 
-    def recall_robot(self) -> dict[str, Any]:
-        """The `library.robot` section of a recall config for this library:
-        its arms (1 when unpublished) and mean fetch and return times."""
-        return {"arms": self.arms or 1, "fetch_s": self.fetch.mean_s, "return_s": self.ret.mean_s}
-
 
 class DriveEntry(BaseModel):
     """One catalogued drive: what it is and the figures of its cost model."""

@@ -3,10 +3,10 @@
 //! compression and read delays; every scheduler runs on the four-region model.
 
 use proptest::prelude::*;
+use seekplan_core::library::mount::{MountSpec, UnmountPolicy};
+use seekplan_core::library::robot::{RobotSpec, Spread};
 use seekplan_core::model::compression::{CompressionSpec, Throughput};
-use seekplan_core::model::mount::{MountSpec, UnmountPolicy};
 use seekplan_core::model::read_delay::ReadDelaySpec;
-use seekplan_core::model::robot::{RobotSpec, Spread};
 use seekplan_core::model::{
     crossover_blocks, Block, CostModel, Extent, FourRegionModel, FourRegionSpec, HelicalModel,
     HelicalSpec, LinearSeek, ReadThrough,

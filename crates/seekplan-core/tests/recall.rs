@@ -3,7 +3,10 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::library::{Arrivals, Campaign, FileSpec, LibrarySpec, ReadModel, TapeSpec};
+use seekplan_core::library::{
+    Arrivals, Campaign, DriveTiming, FileSpec, Hardware, LibrarySpec, ReadModel, RobotTiming,
+    TapeSpec,
+};
 use seekplan_core::recall::{
     simulate, ByDataset, ByTapes, DcacheRules, Random, RecallSpec, Strategy,
 };
@@ -13,21 +16,27 @@ const MB: u64 = 1_000_000;
 
 fn library(drives: usize, queue_size: usize) -> LibrarySpec {
     LibrarySpec {
-        drives,
-        rate_bps: 100.0 * MB as f64,
-        load_s: 13.0,
-        thread_s: 2.0,
-        unload_s: 23.0,
-        rewind_s: 97.0,
+        hardware: Hardware {
+            drives,
+            drive: DriveTiming {
+                rate_bps: 100.0 * MB as f64,
+                load_s: 13.0,
+                thread_s: 2.0,
+                unload_s: 23.0,
+                rewind_s: 97.0,
+            },
+            robot: RobotTiming {
+                arms: 1,
+                fetch_s: 5.0,
+                return_s: 5.0,
+            },
+        },
         read_model: ReadModel::Positional {
             wind_s: 100.0,
             locate_overhead_s: 0.0,
         },
         arrivals: Arrivals::Insert,
         block_bytes: MB,
-        arms: 1,
-        fetch_s: 5.0,
-        return_s: 5.0,
         queue_size,
         order: "scan".into(),
     }

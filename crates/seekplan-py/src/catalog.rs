@@ -7,10 +7,10 @@ use crate::drive::Drive;
 use crate::err;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use seekplan_core::library::mount::MountSpec;
+use seekplan_core::library::robot::RobotSpec;
 use seekplan_core::model::compression::CompressionSpec;
-use seekplan_core::model::mount::MountSpec;
 use seekplan_core::model::read_delay::ReadDelaySpec;
-use seekplan_core::model::robot::RobotSpec;
 use seekplan_core::model::{
     crossover_blocks, Block, FourRegionModel, HelicalModel, ReadThrough, TrackGrid,
 };

@@ -18,6 +18,15 @@ fn recall_config(config: &str) -> PyResult<String> {
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// The library hardware (drives, drive timing, robot) of a recall config,
+/// checked, as JSON: the figures the recall simulator runs on.
+#[pyfunction]
+fn recall_hardware(config: &str) -> PyResult<String> {
+    let cfg: RecallConfig = parse(config, "")?;
+    let spec = cfg.to_spec().map_err(err)?;
+    serde_json::to_string(&spec.library.hardware).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// The memory of a numpy column (Python passes contiguous arrays).
 fn column<'a, T: Element>(a: &'a PyReadonlyArray1<'_, T>, name: &str) -> PyResult<&'a [T]> {
     a.as_slice()
@@ -160,5 +169,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RecallCampaign>()?;
     m.add_class::<Requester>()?;
     m.add_function(wrap_pyfunction!(recall_config, m)?)?;
+    m.add_function(wrap_pyfunction!(recall_hardware, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_recall, m)?)
 }

@@ -13,7 +13,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import checked_by_core, load_yaml, settings
-from seekplan.errors import SeekplanError
+from seekplan.hardware import drive_figures, robot_figures
 
 
 @dataclass(frozen=True)
@@ -46,42 +46,26 @@ def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:
     platform = data.get("platform")
     if not isinstance(platform, dict):
         return data
-    from seekplan.catalog import load_catalog, load_robots
-
     figures: dict[str, Any] = {}
     drive = platform.get("drive")
     if drive is not None:
-        drives = load_catalog()
-        entry = drives.get(drive) if isinstance(drive, str) else None
-        if entry is None or entry.mechanics is None:
-            known = sorted(n for n, e in drives.items() if e.mechanics is not None)
-            raise SeekplanError(
-                f"{origin}: platform.drive: unknown drive {drive!r}; catalogued with "
-                f"mechanics: {', '.join(known)}"
-            )
-        m = entry.mechanics
-        locate = m.mean_locate_s()
+        d = drive_figures(drive, "platform.drive", origin)
+        locate = d["mean_locate_s"]
         figures |= {
-            "tape_capacity_bytes": m.capacity_bytes,
-            "drive_rate_bps": m.rate_bps,
-            "load_s": m.load_s,
-            "unload_s": m.unload_s,
+            "tape_capacity_bytes": d["capacity_bytes"],
+            "drive_rate_bps": d["rate_bps"],
+            "load_s": d["load_s"],
+            "unload_s": d["unload_s"],
             # An average locate winds half the tape; the model takes the full wind.
             **({"full_locate_s": 2 * locate} if locate is not None else {}),
         }
     library = platform.get("library")
     if library is not None:
-        robots = load_robots()
-        robot = robots.get(library) if isinstance(library, str) else None
-        if robot is None:
-            raise SeekplanError(
-                f"{origin}: platform.library: unknown library {library!r}; "
-                f"catalogued: {', '.join(sorted(robots))}"
-            )
+        robot = robot_figures(library, "platform.library", origin)
         figures |= {
-            "robot_arms": robot.arms or 1,
+            "robot_arms": robot["arms"],
             # One robot_s per move, mount or dismount: the mean of fetch and return.
-            "robot_s": (robot.fetch.mean_s + robot.ret.mean_s) / 2,
+            "robot_s": (robot["fetch_s"] + robot["return_s"]) / 2,
         }
     rest = {k: v for k, v in platform.items() if k not in ("drive", "library")}
     return {**data, "platform": {**figures, **rest}}

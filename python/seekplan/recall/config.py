@@ -12,7 +12,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import checked_by_core, load_yaml, settings
-from seekplan.errors import SeekplanError
+from seekplan.hardware import named_recall_robot
 
 
 @dataclass(frozen=True)
@@ -38,26 +38,8 @@ class RecallConfig:
 
 def parse_config(data: Any, origin: str = "config") -> RecallConfig:
     """A config checked by the core; errors name the field and the value."""
-    data = _named_robot(settings(data, origin), origin)
+    data = named_recall_robot(settings(data, origin), origin)
     return RecallConfig(checked_by_core(_core.recall_config, data, origin))
-
-
-def _named_robot(data: dict[str, Any], origin: str) -> dict[str, Any]:
-    """`library.robot: NAME` (a catalogued library, `seekplan drives`)
-    becomes that library's arms and mean fetch and return times."""
-    library = data.get("library")
-    if not isinstance(library, dict) or not isinstance(library.get("robot"), str):
-        return data
-    from seekplan.catalog import load_robots
-
-    name = library["robot"]
-    robots = load_robots()
-    if name not in robots:
-        raise SeekplanError(
-            f"{origin}: library.robot: unknown library {name!r}; "
-            f"catalogued: {', '.join(sorted(robots))}"
-        )
-    return {**data, "library": {**library, "robot": robots[name].recall_robot()}}
 
 
 def load_config(path: str | Path) -> RecallConfig:

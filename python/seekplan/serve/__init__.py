@@ -23,6 +23,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     """The app and its (not yet started) service for a checked config."""
     from seekplan.catalog import make_drive
     from seekplan.errors import SeekplanError
+    from seekplan.hardware import recall_hardware
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
     from seekplan.serve.backend import BACKENDS, Clock
@@ -32,6 +33,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
 
     recall = cfg.recall()
     library = recall["library"]
+    hardware = recall_hardware(recall)
     model = make_drive(cfg.drive)
     if cfg.catalog is not None:
         catalog = load_catalog(cfg.catalog)
@@ -57,7 +59,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     kind = BACKENDS[cfg.backend]
     clock = Clock(cfg.time_scale if kind.simulated_clock else 1.0)
     root = Path(cfg.ltfs_root) if cfg.ltfs_root is not None else None
-    backend = kind.build(library, model, clock, buffer_dir(cfg.db, cfg.buffer), root)
+    backend = kind.build(hardware, model, clock, buffer_dir(cfg.db, cfg.buffer), root)
     engine = db.connect(cfg.db, cfg.full_sync)
     service = Service(
         catalog=catalog,
@@ -65,7 +67,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         backend=backend,
         scheduler=scheduler,
         clock=clock,
-        library=library,
+        hardware=hardware,
         max_files=cfg.limits.max_files_per_request,
         max_active=cfg.limits.max_active_requests_per_client,
         retry_after_s=cfg.limits.retry_after_s,

@@ -5,12 +5,13 @@ one worker thread per drive, so each call may block for as long as the
 operation takes. A site adds its own backend by implementing them (e.g. a
 command per file) -- see docs/serve.md.
 
-:class:`SimulatedBackend` (the default) times every step by the recall
-simulator's library (load, thread, unload, rewind, robot) and a catalogued
-drive's locate model, on a clock that runs ``time_scale`` times real time, so
-the service and its demo run on any machine. :class:`LtfsBackend` reads
-mounted LTFS volumes into a buffer directory, each file as ``ltfs copy`` does
-(temporary file, fsync, rename).
+:class:`SimulatedBackend` (the default) times every step by the library
+hardware the recall simulator runs on (:mod:`seekplan.hardware`: load,
+thread, unload, rewind, rate, robot) and a catalogued drive's locate model,
+on a clock that runs ``time_scale`` times real time, so the service and its
+demo run on any machine. :class:`LtfsBackend` reads mounted LTFS volumes
+into a buffer directory, each file as ``ltfs copy`` does (temporary file,
+fsync, rename).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from seekplan.errors import SeekplanError
+from seekplan.hardware import Hardware
 
 
 class BackendError(Exception):
@@ -83,8 +85,8 @@ class Clock:
 
 
 class SimulatedBackend:
-    """A tape library in simulated time: the recall config's drives and
-    robot, a catalogued drive's locates, reads at the library's rate.
+    """A tape library in simulated time: the recall library's hardware
+    (drive steps, rate, robot), a catalogued drive's locates.
 
     The "buffer" is a read log (``reads.log`` in the buffer directory): one
     line per file read, appended and flushed once the read is complete, so a
@@ -93,13 +95,13 @@ class SimulatedBackend:
     name = "simulated"
 
     def __init__(
-        self, library: dict[str, Any], drive_model: Any, clock: Clock, buffer: Path
+        self, hardware: Hardware, drive_model: Any, clock: Clock, buffer: Path
     ) -> None:
-        self.lib = library
+        self.drive = hardware["drive"]
         self.model = drive_model
         self.clock = clock
-        self.rate_bps = float(library["rate_mb_s"]) * 1e6
-        robot = library["robot"]
+        self.rate_bps = float(self.drive["rate_bps"])
+        robot = hardware["robot"]
         self.arms = threading.Semaphore(max(1, int(robot["arms"])))
         self.fetch_s = float(robot["fetch_s"])
         self.return_s = float(robot["return_s"])
@@ -115,11 +117,11 @@ class SimulatedBackend:
     def mount(self, drive: int, tape: str) -> None:
         """Robot fetch, load and thread times."""
         self._robot(self.fetch_s)
-        self.clock.sleep(float(self.lib["load_s"]) + float(self.lib["thread_s"]))
+        self.clock.sleep(float(self.drive["load_s"]) + float(self.drive["thread_s"]))
 
     def unmount(self, drive: int, tape: str) -> None:
         """Rewind and unload times, then the robot puts the cartridge back."""
-        self.clock.sleep(float(self.lib["rewind_s"]) + float(self.lib["unload_s"]))
+        self.clock.sleep(float(self.drive["rewind_s"]) + float(self.drive["unload_s"]))
         self._robot(self.return_s)
 
     def read(self, drive: int, job: ReadJob) -> None:
@@ -214,9 +216,9 @@ class BackendKind:
     """A backend users can name in `backend:`: how to build it, and whether
     it runs on the simulated clock (``time_scale``) or in real time."""
 
-    #: Builds the backend from the recall library section, the drive's
-    #: locate model, the clock, the buffer directory and the LTFS root.
-    build: Callable[[dict[str, Any], Any, Clock, Path, Path | None], Backend]
+    #: Builds the backend from the library hardware, the drive's locate
+    #: model, the clock, the buffer directory and the LTFS root.
+    build: Callable[[Hardware, Any, Clock, Path, Path | None], Backend]
     #: Whether ``time_scale`` applies (real hardware runs at 1x).
     simulated_clock: bool
     #: The config field it cannot run without, if any.
@@ -224,7 +226,7 @@ class BackendKind:
 
 
 def _ltfs(
-    _library: dict[str, Any], _model: Any, _clock: Clock, buffer: Path, root: Path | None
+    _hardware: Hardware, _model: Any, _clock: Clock, buffer: Path, root: Path | None
 ) -> Backend:
     if root is None:
         raise SeekplanError("backend: 'ltfs' needs ltfs_root (the mounted volumes)")
@@ -235,8 +237,8 @@ def _ltfs(
 #: implementing :class:`Backend` and one row here.
 BACKENDS: dict[str, BackendKind] = {
     "simulated": BackendKind(
-        lambda library, model, clock, buffer, _root: SimulatedBackend(
-            library, model, clock, buffer
+        lambda hardware, model, clock, buffer, _root: SimulatedBackend(
+            hardware, model, clock, buffer
         ),
         simulated_clock=True,
     ),

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from seekplan import _core
 from seekplan.config import load_yaml, validate
 from seekplan.errors import SeekplanError
+from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
 
 LOOPBACK = "127.0.0.1"
@@ -100,8 +101,9 @@ class StageConfig(BaseModel):
     def recall(self) -> dict[str, Any]:
         """The recall config (library and strategy) as the core checked and
         completed it."""
+        data = named_recall_robot({"library": self.library}, "config")
+        data["strategy"] = self.strategy()
         try:
-            data = {"library": self.library, "strategy": self.strategy()}
             return json.loads(_core.recall_config(json.dumps(data)))
         except ValueError as e:
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None

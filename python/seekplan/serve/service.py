@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy.engine import Connection, Engine
 
+from seekplan.hardware import Hardware
 from seekplan.serve import db
 from seekplan.serve.backend import Backend, BackendError, Clock, ReadJob
 from seekplan.serve.catalog import Catalog, sanitise
@@ -164,7 +165,7 @@ class Service:
         backend: Backend,
         scheduler: Scheduler,
         clock: Clock,
-        library: dict[str, Any],
+        hardware: Hardware,
         max_files: int,
         max_active: int,
         retry_after_s: int,
@@ -175,7 +176,7 @@ class Service:
         self.backend = backend
         self.sched = scheduler
         self.clock = clock
-        self.library = library
+        self.hardware = hardware
         self.max_files = max_files
         self.max_active = max_active
         self.retry_after_s = retry_after_s
@@ -783,7 +784,7 @@ class Service:
 
     def snapshot(self, plan_rows: int = 8) -> dict[str, Any]:
         """Everything the status page shows."""
-        rate = float(self.library["rate_mb_s"]) * 1e6
+        rate = float(self.hardware["drive"]["rate_bps"])
         with self.sched.lock:
             tapes = []
             for v in self.sched.tape_views()[:50]:

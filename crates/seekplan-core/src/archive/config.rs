@@ -3,6 +3,7 @@
 
 use super::{Policy, PolicyChoice, Scheme};
 use crate::error::{require_non_negative, require_positive};
+use crate::library::{DriveTiming, Hardware, RobotTiming};
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -89,6 +90,31 @@ impl Default for Platform {
             unload_s: 25.0,
             robot_s: 10.0,
             full_locate_s: 120.0,
+        }
+    }
+}
+
+impl Platform {
+    /// The platform's drives and robot as the library's one hardware
+    /// description. A mount is an arm fetch and the load; a dismount is the
+    /// unload (its rewind included, so no separate rewind) and an arm
+    /// return; every arm move takes `robot_s`, and the load runs to ready
+    /// (no separate thread).
+    pub fn hardware(&self) -> Hardware {
+        Hardware {
+            drives: self.movers as usize * self.drives_per_mover as usize,
+            drive: DriveTiming {
+                rate_bps: self.drive_rate_bps,
+                load_s: self.load_s,
+                thread_s: 0.0,
+                unload_s: self.unload_s,
+                rewind_s: 0.0,
+            },
+            robot: RobotTiming {
+                arms: self.robot_arms as usize,
+                fetch_s: self.robot_s,
+                return_s: self.robot_s,
+            },
         }
     }
 }

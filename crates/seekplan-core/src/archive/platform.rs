@@ -2,8 +2,9 @@
 //! move between slots and drives, and what each move costs.
 
 use super::{ArchiveConfig, Piece, TapeId};
+use crate::library::{ArmPool, BookedArms, Hardware};
 use crate::model::{Block, CostModel, Extent, LinearModel};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 /// One tape drive.
 #[derive(Clone, Debug)]
@@ -16,14 +17,12 @@ pub(crate) struct Drive {
     pub owner: Option<usize>,
 }
 
-/// Drives, arms and cartridges, with the cost figures of the config.
-pub(crate) struct Hardware {
+/// Drives, arms and cartridges over time, timed by the platform's
+/// [`library::Hardware`](crate::library::Hardware).
+pub(crate) struct PlatformState {
     pub drives: Vec<Drive>,
-    /// Each arm's booked moves (start, end), in order.
-    arms: Vec<VecDeque<(f64, f64)>>,
-    /// No booking is made before this time any more (the latest start of
-    /// a `serve`, which is the simulated clock): older moves are dropped.
-    floor: f64,
+    /// Arm moves, booked ahead in the earliest gap of any arm.
+    arms: BookedArms,
     /// Arm-seconds of moves from `measure_from` on.
     pub arm_busy_s: f64,
     /// The same, warm-up included.
@@ -34,9 +33,8 @@ pub(crate) struct Hardware {
     tape_busy: HashMap<TapeId, f64>,
     /// Locate and transfer times on a cartridge (offsets in bytes).
     tape: LinearModel,
-    load_s: f64,
-    unload_s: f64,
-    robot_s: f64,
+    /// Drive and robot timing.
+    timing: Hardware,
     /// Start/stop seconds per striped block when blocks are too short to stream.
     block_backhitch_s: f64,
     /// Work before this time is not counted in `busy_s` (the warm-up).
@@ -50,10 +48,11 @@ pub(crate) struct Hardware {
     pub mounts: u64,
 }
 
-impl Hardware {
+impl PlatformState {
     pub fn new(cfg: &ArchiveConfig) -> Self {
         let p = &cfg.platform;
-        let drives = (0..p.movers as usize * p.drives_per_mover as usize)
+        let timing = p.hardware();
+        let drives = (0..timing.drives)
             .map(|_| Drive {
                 tape: None,
                 head: 0,
@@ -61,10 +60,9 @@ impl Hardware {
                 owner: None,
             })
             .collect();
-        Hardware {
+        PlatformState {
             drives,
-            arms: vec![VecDeque::new(); p.robot_arms as usize],
-            floor: 0.0,
+            arms: BookedArms::new(timing.robot.arms),
             arm_busy_s: 0.0,
             arm_busy_total_s: 0.0,
             tape_at: HashMap::new(),
@@ -74,14 +72,12 @@ impl Hardware {
             tape: LinearModel::new(
                 p.tape_capacity_bytes,
                 1,
-                p.drive_rate_bps,
+                timing.drive.rate_bps,
                 p.full_locate_s,
                 0.0,
             )
             .expect("validated platform figures"),
-            load_s: p.load_s,
-            unload_s: p.unload_s,
-            robot_s: p.robot_s,
+            timing,
             block_backhitch_s: if cfg.block_bytes < p.stream_min_bytes {
                 p.backhitch_s
             } else {
@@ -113,37 +109,16 @@ impl Hardware {
         *e = e.max(until);
     }
 
-    /// An arm carries a cartridge from `t` on, in the earliest gap of
-    /// `robot_s` any arm has (requests book their moves ahead, so an arm
-    /// booked for later may still be free now); returns the arrival.
-    fn arm(&mut self, t: f64) -> f64 {
-        let r = self.robot_s;
-        let floor = self.floor;
-        let mut best: Option<(f64, usize)> = None;
-        for (i, booked) in self.arms.iter_mut().enumerate() {
-            while booked.front().is_some_and(|&(_, end)| end <= floor) {
-                booked.pop_front();
-            }
-            let mut s = t;
-            for &(a, b) in booked.iter() {
-                if s + r <= a {
-                    break;
-                }
-                s = s.max(b);
-            }
-            if best.is_none_or(|(bs, _)| s < bs) {
-                best = Some((s, i));
-            }
+    /// An arm makes a move of `secs` from `t` on, in the earliest gap any
+    /// arm has (requests book their moves ahead, so an arm booked for later
+    /// may still be free now); returns the arrival.
+    fn arm(&mut self, t: f64, secs: f64) -> f64 {
+        let arm = ArmPool::<()>::request(&mut self.arms, (), t, secs).expect("booked");
+        self.arm_busy_total_s += secs;
+        if arm.start >= self.measure_from {
+            self.arm_busy_s += secs;
         }
-        let (s, i) = best.expect("validated: at least one arm");
-        let booked = &mut self.arms[i];
-        let at = booked.partition_point(|&(a, _)| a < s);
-        booked.insert(at, (s, s + r));
-        self.arm_busy_total_s += r;
-        if s >= self.measure_from {
-            self.arm_busy_s += r;
-        }
-        s + r
+        arm.end
     }
 
     /// Rewinds and unloads what `drive` holds, from `t`; returns when the
@@ -153,8 +128,9 @@ impl Hardware {
             return t;
         };
         self.tape_at.remove(&tape);
-        self.busy(t, self.unload_s);
-        let t = self.arm(t + self.unload_s);
+        let dismount_s = self.timing.drive.dismount_s();
+        self.busy(t, dismount_s);
+        let t = self.arm(t + dismount_s, self.timing.robot.return_s);
         let d = &mut self.drives[drive];
         d.free_at = d.free_at.max(t);
         t
@@ -169,8 +145,9 @@ impl Hardware {
             let since = t.max(self.drives[other].free_at);
             t = self.eject(other, since);
         }
-        t = self.arm(t) + self.load_s;
-        self.busy(t, self.load_s);
+        let mount_s = self.timing.drive.mount_s();
+        t = self.arm(t, self.timing.robot.fetch_s) + mount_s;
+        self.busy(t, mount_s);
         self.mounts += 1;
         self.tape_at.insert(tape, drive);
         let d = &mut self.drives[drive];
@@ -189,7 +166,7 @@ impl Hardware {
         pieces: impl Iterator<Item = &'a Piece>,
         t0: f64,
     ) -> f64 {
-        self.floor = self.floor.max(t0);
+        self.arms.forget_before(t0);
         let mut t = t0.max(self.drives[drive].free_at);
         for p in pieces {
             if self.drives[drive].tape != Some(p.tape) {
@@ -209,23 +186,5 @@ impl Hardware {
         let d = &mut self.drives[drive];
         d.free_at = d.free_at.max(t);
         t
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_arm_booked_for_later_is_free_now() {
-        let mut cfg = ArchiveConfig::default();
-        cfg.platform.robot_arms = 1;
-        let mut hw = Hardware::new(&cfg);
-        assert_eq!(hw.arm(100.0), 110.0);
-        // The gap before the booked move fits one move; the next one waits.
-        assert_eq!(hw.arm(0.0), 10.0);
-        assert_eq!(hw.arm(0.0), 20.0);
-        assert_eq!(hw.arm(85.0), 95.0);
-        assert_eq!(hw.arm(95.0), 120.0);
     }
 }

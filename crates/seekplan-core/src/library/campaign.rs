@@ -206,7 +206,7 @@ impl Campaign {
     /// Checks that every file fits on its tape in the library's blocks and
     /// builds one locate model per tape.
     pub fn models(&self, spec: &LibrarySpec) -> Result<Vec<LinearModel>> {
-        let (wind_s, overhead_s) = spec.read_model.locate_figures(spec.rewind_s);
+        let (wind_s, overhead_s) = spec.read_model.locate_figures(spec.hardware.drive.rewind_s);
         let models = self
             .tapes
             .iter()
@@ -215,7 +215,7 @@ impl Campaign {
                 LinearModel::new(
                     t.capacity,
                     spec.block_bytes,
-                    spec.rate_bps,
+                    spec.hardware.drive.rate_bps,
                     wind_s,
                     overhead_s,
                 )

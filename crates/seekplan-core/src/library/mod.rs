@@ -4,9 +4,13 @@
 //! scheduler from [`crate::order`] (Morschel et al., Figure 3).
 
 mod campaign;
+mod hardware;
 mod spec;
 mod system;
 
 pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
+pub use hardware::{
+    mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
+};
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
 pub use system::{Completion, LibEvent, MountRecord, TapeSystem};

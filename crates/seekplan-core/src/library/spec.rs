@@ -1,5 +1,6 @@
 //! The figures of a simulated library.
 
+use super::Hardware;
 use crate::order::Algorithm;
 use crate::{Error, Result};
 use schemars::JsonSchema;
@@ -18,30 +19,14 @@ pub const QUEUE_ALGORITHMS: [Algorithm; 5] = [
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LibrarySpec {
-    /// Number of tape drives.
-    pub drives: usize,
-    /// Drive read rate in bytes per second.
-    pub rate_bps: f64,
-    /// Seconds to load a cartridge once the robot has put it in the drive.
-    pub load_s: f64,
-    /// Seconds to thread the tape after loading.
-    pub thread_s: f64,
-    /// Seconds to unload a rewound cartridge.
-    pub unload_s: f64,
-    /// Seconds to rewind before unloading.
-    pub rewind_s: f64,
+    /// Drives and robot: counts and timing.
+    pub hardware: Hardware,
     /// How long reading a file takes.
     pub read_model: ReadModel,
     /// What happens to requests arriving for a tape while its batch is read.
     pub arrivals: Arrivals,
     /// Bytes per logical block (the unit of `block` in a campaign).
     pub block_bytes: u64,
-    /// Number of robot arms.
-    pub arms: usize,
-    /// Seconds for an arm to fetch a cartridge from its slot to a drive.
-    pub fetch_s: f64,
-    /// Seconds for an arm to return a cartridge from a drive to its slot.
-    pub return_s: f64,
     /// Maximum number of requests in the tape system (queued or being read).
     pub queue_size: usize,
     /// Name of the ordering algorithm applied to each tape's requests.
@@ -51,36 +36,14 @@ pub struct LibrarySpec {
 impl LibrarySpec {
     /// Checks every figure and returns the ordering algorithm.
     pub fn validate(&self) -> Result<Algorithm> {
-        if self.drives == 0 {
-            return Err(Error::invalid("drives", "must be at least 1"));
-        }
-        if self.arms == 0 {
-            return Err(Error::invalid("arms", "must be at least 1"));
-        }
+        self.hardware.validate_counts()?;
         if self.queue_size == 0 {
             return Err(Error::invalid("queue_size", "must be at least 1"));
         }
         if self.block_bytes == 0 {
             return Err(Error::invalid("block_bytes", "must be positive"));
         }
-        if !(self.rate_bps.is_finite() && self.rate_bps > 0.0) {
-            return Err(Error::invalid("rate_bps", "must be positive"));
-        }
-        for (field, v) in [
-            ("load_s", self.load_s),
-            ("thread_s", self.thread_s),
-            ("unload_s", self.unload_s),
-            ("rewind_s", self.rewind_s),
-            ("fetch_s", self.fetch_s),
-            ("return_s", self.return_s),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid(
-                    field,
-                    format!("must be a non-negative number of seconds, got {v}"),
-                ));
-            }
-        }
+        self.hardware.validate_timing()?;
         self.read_model.validate()?;
         let algo: Algorithm = self
             .order

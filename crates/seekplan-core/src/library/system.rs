@@ -9,10 +9,10 @@
 //! for the tape meanwhile are inserted into the batch where they add least
 //! locate time, or wait for the next batch ([`Arrivals`]). How long a read
 //! takes is the [`ReadModel`]'s.
-use super::{Arrivals, Campaign, LibrarySpec, ReadModel, Request};
+use super::{ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request};
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
-use crate::sim::{Calendar, Resource, Time};
+use crate::sim::{Calendar, Time};
 use crate::Result;
 
 /// Events the library schedules for itself.
@@ -119,7 +119,8 @@ pub struct TapeSystem<'a> {
     algo: Algorithm,
     tapes: Vec<TapeQueue>,
     drives: Vec<Drive>,
-    robot: Resource<usize>,
+    /// Arms handed to drives first come, first served as moves end.
+    robot: FifoArms<usize>,
     in_queue: usize,
     seq: u64,
     wake_pending: bool,
@@ -156,13 +157,13 @@ impl<'a> TapeSystem<'a> {
                     mount_start: 0.0,
                     mount_bytes: 0,
                 };
-                spec.drives
+                spec.hardware.drives
             ],
-            robot: Resource::new(spec.arms),
+            robot: FifoArms::new(spec.hardware.robot.arms),
             in_queue: 0,
             seq: 0,
             wake_pending: false,
-            free_drives: spec.drives,
+            free_drives: spec.hardware.drives,
             choosing: Vec::new(),
             mounts: Vec::new(),
             busy_s: 0.0,
@@ -246,10 +247,10 @@ impl<'a> TapeSystem<'a> {
                         cal.schedule(0.0, LibEvent::Wake.into());
                     }
                 }
-                if let Some(next) = self.robot.release() {
+                if let Some(next) = self.robot.done(cal.now()) {
                     self.start_arm(next, cal);
                 }
-                self.step(d, Phase::Loading, self.spec.load_s, cal);
+                self.step(d, Phase::Loading, self.spec.hardware.drive.load_s, cal);
             }
             LibEvent::Drive(d) => match self.drives[d].phase {
                 Phase::Reading(stop) => {
@@ -267,7 +268,7 @@ impl<'a> TapeSystem<'a> {
                     self.choosing.push(d);
                 }
                 Phase::Rewinding => {
-                    self.step(d, Phase::Unloading, self.spec.unload_s, cal);
+                    self.step(d, Phase::Unloading, self.spec.hardware.drive.unload_s, cal);
                 }
                 Phase::Unloading => {
                     let drive = &mut self.drives[d];
@@ -281,7 +282,7 @@ impl<'a> TapeSystem<'a> {
                     self.request_arm(d, cal);
                 }
                 Phase::Loading => {
-                    self.step(d, Phase::Threading, self.spec.thread_s, cal);
+                    self.step(d, Phase::Threading, self.spec.hardware.drive.thread_s, cal);
                 }
                 Phase::Threading => {
                     let drive = &mut self.drives[d];
@@ -369,7 +370,7 @@ impl<'a> TapeSystem<'a> {
         self.tapes[next as usize].holder = Some(d);
         self.drives[d].target = Some(next);
         if self.drives[d].mounted.is_some() {
-            self.step(d, Phase::Rewinding, self.spec.rewind_s, cal);
+            self.step(d, Phase::Rewinding, self.spec.hardware.drive.rewind_s, cal);
         } else {
             self.request_arm(d, cal);
         }
@@ -454,29 +455,34 @@ impl<'a> TapeSystem<'a> {
                 // the tape (this file included).
                 let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
                 let fraction = session as f64 / self.campaign.tapes()[t as usize].capacity as f64;
-                stop.size as f64 / (self.spec.rate_bps * self.spec.read_model.efficiency(fraction))
+                stop.size as f64
+                    / (self.spec.hardware.drive.rate_bps
+                        * self.spec.read_model.efficiency(fraction))
             }
         }
     }
 
+    /// Drive `d` asks for an arm: to return its tape (if it unloaded one)
+    /// and fetch the next. It waits if every arm is busy.
     fn request_arm<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) {
-        if self.robot.acquire(d).is_some() {
-            self.start_arm(d, cal);
-        } else {
-            self.set_phase(d, Phase::WaitArm, cal.now());
-        }
-    }
-
-    fn start_arm<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) {
-        let drive = &self.drives[d];
-        let secs = self.spec.fetch_s
-            + if drive.returning.is_some() {
-                self.spec.return_s
+        let robot = &self.spec.hardware.robot;
+        let secs = robot.fetch_s
+            + if self.drives[d].returning.is_some() {
+                robot.return_s
             } else {
                 0.0
             };
-        self.set_phase(d, Phase::Robot, cal.now());
-        cal.schedule(secs, LibEvent::Arm(d).into());
+        match self.robot.request(d, cal.now(), secs) {
+            Some(arm) => self.start_arm(arm, cal),
+            None => self.set_phase(d, Phase::WaitArm, cal.now()),
+        }
+    }
+
+    /// The arm move of `arm.waiter` starts now; it ends with a
+    /// [`LibEvent::Arm`].
+    fn start_arm<E: From<LibEvent>>(&mut self, arm: Move<usize>, cal: &mut Calendar<E>) {
+        self.set_phase(arm.waiter, Phase::Robot, cal.now());
+        cal.schedule_at(arm.end, LibEvent::Arm(arm.waiter).into());
     }
 
     fn step<E: From<LibEvent>>(

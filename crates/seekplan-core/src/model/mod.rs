@@ -10,10 +10,8 @@ pub mod helical;
 pub mod linear;
 pub mod lto;
 pub mod matrix;
-pub mod mount;
 pub mod position;
 pub mod read_delay;
-pub mod robot;
 pub mod serpentine;
 pub mod short_seek;
 

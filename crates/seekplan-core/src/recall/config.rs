@@ -4,7 +4,9 @@
 //! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
 
 use super::{simulate, ByTapes, RecallOutcome, RecallSpec, Strategy};
-use crate::library::{Arrivals, Campaign, LibrarySpec, ReadModel};
+use crate::library::{
+    Arrivals, Campaign, DriveTiming, Hardware, LibrarySpec, ReadModel, RobotTiming,
+};
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -98,21 +100,33 @@ impl Default for LibraryConfig {
 }
 
 impl LibraryConfig {
+    /// The library's drives and robot (SI units: bytes per second), as the
+    /// simulator and the staging service's simulated backend time them.
+    pub fn hardware(&self) -> Hardware {
+        Hardware {
+            drives: self.drives,
+            drive: DriveTiming {
+                rate_bps: self.rate_mb_s * 1e6,
+                load_s: self.load_s,
+                thread_s: self.thread_s,
+                unload_s: self.unload_s,
+                rewind_s: self.rewind_s,
+            },
+            robot: RobotTiming {
+                arms: self.robot.arms,
+                fetch_s: self.robot.fetch_s,
+                return_s: self.robot.return_s,
+            },
+        }
+    }
+
     /// The core's library spec (SI units: bytes per second).
     pub fn to_spec(&self) -> LibrarySpec {
         LibrarySpec {
-            drives: self.drives,
-            rate_bps: self.rate_mb_s * 1e6,
-            load_s: self.load_s,
-            thread_s: self.thread_s,
-            unload_s: self.unload_s,
-            rewind_s: self.rewind_s,
+            hardware: self.hardware(),
             read_model: self.read_model.clone(),
             arrivals: self.arrivals,
             block_bytes: self.block_bytes,
-            arms: self.robot.arms,
-            fetch_s: self.robot.fetch_s,
-            return_s: self.robot.return_s,
             queue_size: self.queue_size,
             order: self.order.clone(),
         }
@@ -312,7 +326,7 @@ mod tests {
         let cfg: RecallConfig = serde_json::from_str("{}").unwrap();
         assert_eq!(cfg, RecallConfig::default());
         let spec = cfg.to_spec().unwrap();
-        assert_eq!(spec.library.rate_bps, 252e6);
+        assert_eq!(spec.library.hardware.drive.rate_bps, 252e6);
         assert_eq!(spec.duration_s, 60.0 * 3600.0);
     }
 

@@ -205,7 +205,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         &model.library.mounts,
         &capacities,
         model.library.busy_s,
-        spec.library.drives,
+        spec.library.hardware.drives,
         campaign.files().len() as u64,
     );
     Ok(RecallOutcome {

@@ -11,7 +11,7 @@ mod state;
 pub use metrics::ArchiveMetrics;
 pub(crate) use scheduler::scheduler_names;
 
-use super::platform::Hardware;
+use super::platform::PlatformState;
 use super::workload::generate;
 use super::{ArchiveConfig, Policy, Scheme, Tapes};
 use crate::sim::{run, Calendar};
@@ -46,7 +46,7 @@ pub fn simulate(cfg: &ArchiveConfig) -> Result<ArchiveMetrics> {
     let mut model = Archive {
         cfg,
         scheduler: scheduler::by_name(&cfg.scheduler.algorithm)?,
-        hw: Hardware::new(cfg),
+        hw: PlatformState::new(cfg),
         tapes: Tapes::new(p.tape_capacity_bytes)?,
         initial_tapes: Tapes::starting_at(p.tape_capacity_bytes, INITIAL_TAPES)?,
         movers: (0..p.movers)

@@ -4,7 +4,7 @@
 
 use super::scheduler::Scheduler;
 use super::Type;
-use crate::archive::platform::Hardware;
+use crate::archive::platform::PlatformState;
 use crate::archive::workload::{Generated, Kind};
 use crate::archive::{ArchiveConfig, Piece, Policy, Tapes, Writer};
 use crate::sim::{Calendar, Model};
@@ -73,7 +73,7 @@ pub(super) struct Archive<'a> {
     /// Main-Scheduler and Load-Balancer.
     pub(super) scheduler: &'a dyn Scheduler,
     pub(super) gen: Generated,
-    pub(super) hw: Hardware,
+    pub(super) hw: PlatformState,
     pub(super) tapes: Tapes,
     /// Cartridges of the archive at time 0, laid out as requests touch them.
     pub(super) initial_tapes: Tapes,
