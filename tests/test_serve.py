@@ -369,3 +369,27 @@ def test_the_ltfs_backend_runs_in_real_time_on_its_volumes(tmp_path, catalog):
                      ltfs_root=str(root))  # fmt: skip
     assert isinstance(svc.backend, LtfsBackend) and svc.backend.root == root
     assert svc.clock.scale == 1.0
+
+
+def test_a_catalogued_library_is_named_as_in_a_recall_config(cli, tmp_path, catalog):
+    """`library.robot: NAME` takes the catalogued library's arms and move
+    times (the recall config's code path); an unknown name exits 2 listing
+    the catalogued ones."""
+    from seekplan.catalog import load_robots
+
+    tfinity = load_robots()["tfinity"]
+    app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog, library={"robot": "tfinity"})
+    assert svc.library["robot"] == tfinity.recall_robot()
+    assert (svc.backend.fetch_s, svc.backend.return_s) == (tfinity.fetch.mean_s, tfinity.ret.mean_s)
+    assert svc.backend.arms._value == tfinity.arms
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]}).json()["requestId"]
+        assert states(wait_done(c, rid)) == {catalog[1][0]: "COMPLETED"}
+        # the one mount took the TFinity's fetch before the drive's load
+        assert svc.clock.now() >= tfinity.fetch.mean_s + svc.library["load_s"]
+    cfg = tmp_path / "stage.yaml"
+    cfg.write_text(yaml.safe_dump({"catalog": str(catalog[0]), "library": {"robot": "tfinty"}}))
+    r = cli("serve", "--config", cfg)
+    assert r.exit_code == 2, r.output
+    assert "library.robot: unknown library 'tfinty'" in r.output
+    assert "scalar-i6000" in r.output and "tfinity" in r.output

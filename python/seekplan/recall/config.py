@@ -38,13 +38,19 @@ class RecallConfig:
 
 def parse_config(data: Any, origin: str = "config") -> RecallConfig:
     """A config checked by the core; errors name the field and the value."""
-    data = _named_robot(settings(data, origin), origin)
+    data = settings(data, origin)
+    try:
+        data = named_robot(data)
+    except SeekplanError as e:
+        raise SeekplanError(f"{origin}: {e}") from None
     return RecallConfig(checked_by_core(_core.recall_config, data, origin))
 
 
-def _named_robot(data: dict[str, Any], origin: str) -> dict[str, Any]:
+def named_robot(data: dict[str, Any]) -> dict[str, Any]:
     """`library.robot: NAME` (a catalogued library, `seekplan drives`)
-    becomes that library's arms and mean fetch and return times."""
+    becomes that library's arms and mean fetch and return times; an unknown
+    name is an error listing the catalogued ones. The service config's
+    library section goes through here too (`seekplan.serve.config`)."""
     library = data.get("library")
     if not isinstance(library, dict) or not isinstance(library.get("robot"), str):
         return data
@@ -54,8 +60,7 @@ def _named_robot(data: dict[str, Any], origin: str) -> dict[str, Any]:
     robots = load_robots()
     if name not in robots:
         raise SeekplanError(
-            f"{origin}: library.robot: unknown library {name!r}; "
-            f"catalogued: {', '.join(sorted(robots))}"
+            f"library.robot: unknown library {name!r}; catalogued: {', '.join(sorted(robots))}"
         )
     return {**data, "library": {**library, "robot": robots[name].recall_robot()}}
 

@@ -17,6 +17,7 @@ from seekplan import _core
 from seekplan.config import load_yaml, validate
 from seekplan.errors import SeekplanError
 from seekplan.ordering import ALGORITHMS
+from seekplan.recall.config import named_robot
 
 LOOPBACK = "127.0.0.1"
 
@@ -71,7 +72,9 @@ class StageConfig(BaseModel):
     #: dCache's bulk service) or a recall strategy of `seekplan schema recall`
     #: (e.g. {name: by-tapes, tapes: 2}).
     policy: str | dict[str, Any] = Field(default_factory=lambda: {"name": "by-tapes", "tapes": 2})
-    #: The recall simulator's library section (drives, rates, robot, queue).
+    #: The recall simulator's library section (drives, rates, robot, queue,
+    #: read model); `robot` is its figures or a catalogued library's name
+    #: (`seekplan drives`), e.g. {robot: ts4500}.
     library: dict[str, Any] = Field(default_factory=dict)
     #: Tapes out of service: their files' locality is UNAVAILABLE and stage
     #: requests for them fail at once.
@@ -99,9 +102,10 @@ class StageConfig(BaseModel):
 
     def recall(self) -> dict[str, Any]:
         """The recall config (library and strategy) as the core checked and
-        completed it."""
+        completed it; `library.robot` may name a catalogued library, read as
+        a recall config reads it."""
+        data = named_robot({"library": self.library, "strategy": self.strategy()})
         try:
-            data = {"library": self.library, "strategy": self.strategy()}
             return json.loads(_core.recall_config(json.dumps(data)))
         except ValueError as e:
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
