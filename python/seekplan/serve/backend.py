@@ -39,6 +39,9 @@ class ReadJob:
     size: int
     #: Block under the head before the read.
     head: int
+    #: The session's volume as the read starts: bytes read since the mount
+    #: plus bytes queued for the tape, this file included.
+    session_bytes: int
 
 
 class Backend(Protocol):
@@ -82,9 +85,28 @@ class Clock:
             self.stop.wait(seconds / self.scale)
 
 
+def session_efficiency(read_model: dict[str, Any], fraction: float) -> float:
+    """Share of the drive's nominal rate reached by a session that recalls
+    ``fraction`` of the tape (1 for the positional model): the dCache paper's
+    ``e(f) = floor + (1 - floor) * min(1, f / full_at) ** exponent``.
+
+    A copy of ``ReadModel::efficiency`` in the core
+    (crates/seekplan-core/src/library/spec.rs), which the bindings do not
+    expose; tests/test_serve.py checks both agree through the recall
+    simulator."""
+    if read_model["kind"] != "session-fraction":
+        return 1.0
+    x = min(1.0, fraction / float(read_model["full_at"]))
+    floor = float(read_model["floor"])
+    return floor + (1.0 - floor) * x ** float(read_model["exponent"])
+
+
 class SimulatedBackend:
     """A tape library in simulated time: the recall config's drives and
-    robot, a catalogued drive's locates, reads at the library's rate.
+    robot, and its read model (``library.read_model``): ``session-fraction``
+    (the recall default, the dCache paper's) times a read as size over the
+    rate times the session's efficiency, ``positional`` as a catalogued
+    drive's locate plus the transfer at the library's rate.
 
     The "buffer" is a read log (``reads.log`` in the buffer directory): one
     line per file read, appended and flushed once the read is complete, so a
@@ -99,6 +121,8 @@ class SimulatedBackend:
         self.model = drive_model
         self.clock = clock
         self.rate_bps = float(library["rate_mb_s"]) * 1e6
+        self.read_model: dict[str, Any] = dict(library["read_model"])
+        self.capacity_bytes = int(drive_model.capacity) * int(drive_model.block_bytes)
         robot = library["robot"]
         self.arms = threading.Semaphore(max(1, int(robot["arms"])))
         self.fetch_s = float(robot["fetch_s"])
@@ -122,9 +146,19 @@ class SimulatedBackend:
         self.clock.sleep(float(self.lib["rewind_s"]) + float(self.lib["unload_s"]))
         self._robot(self.return_s)
 
+    def read_seconds(self, job: ReadJob) -> float:
+        """Seconds ``job`` takes. Session-fraction: ``size / (rate * e(f))``,
+        ``f`` the session's bytes over the tape's capacity, locates inside
+        ``e`` (as the recall simulator times it). Positional: the catalogued
+        drive's locate from the head, then the transfer at the library's rate."""
+        if self.read_model["kind"] == "session-fraction":
+            fraction = job.session_bytes / self.capacity_bytes
+            return job.size / (self.rate_bps * session_efficiency(self.read_model, fraction))
+        return float(self.model.locate(job.head, job.block)) + job.size / self.rate_bps
+
     def read(self, drive: int, job: ReadJob) -> None:
-        """Locate (drive model) and transfer (library rate) times, then one log line."""
-        self.clock.sleep(self.model.locate(job.head, job.block) + job.size / self.rate_bps)
+        """Waits the read's time (:meth:`read_seconds`), then logs one line."""
+        self.clock.sleep(self.read_seconds(job))
         if self.clock.stop.is_set():
             raise BackendError("service stopping")
         with self._log_lock:
