@@ -102,3 +102,36 @@ def test_ts1170_is_catalogued_with_its_published_capacity_and_rate(cli):
     r = cli("drives", "ts1170", "--json")
     assert r.exit_code == 0, r.output
     assert '"capacity_bytes": 50000000000000' in r.output and '"rate_bps": 400000000' in r.output
+
+
+#: Today's libraries (issue 19): name -> words its source line must name.
+LIBRARIES = {
+    "sl8500": "SL8500 User's Guide",
+    "ts4500": "TS4500",
+    "tfinity": "TFinity Library User Guide",
+    "scalar-i6000": "Scalar i6000",
+}
+
+
+def test_todays_libraries_are_catalogued_with_sources(cli, monkeypatch):
+    from seekplan import cli as cli_module
+
+    monkeypatch.setattr(cli_module.console, "width", 400)  # one line per robot
+    robots = load_robots()
+    text = (Path(__file__).parent.parent / "python/seekplan/data/devices.toml").read_text()
+    for name, words in LIBRARIES.items():
+        r = robots[name]
+        assert r.arms is not None and r.arms >= 1, name
+        assert r.source is not None and words in r.source, name
+        # each figure's line names a reference tag or says it is an estimate or a choice
+        table = text.split(f"[robots.{name}]")[1].split("\n\n")[0]
+        for line in table.splitlines():
+            if line.startswith(("arms", "slots", "max_drives", "fetch", "ret")):
+                assert "# [" in line, f"{name}: {line}"
+    assert robots["tfinity"].arms == 2 and robots["scalar-i6000"].slots == 7_224
+    r = cli("drives")
+    assert r.exit_code == 0, r.output
+    rows = {line.split("│")[1].strip(): line for line in r.output.splitlines() if "│" in line}
+    for name, words in LIBRARIES.items():
+        assert words in rows[name], name
+    assert "estimated" in rows["tfinity"] and "estimated" in rows["scalar-i6000"]

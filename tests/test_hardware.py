@@ -46,7 +46,9 @@ def test_the_simulated_backend_runs_on_the_cores_figures(tmp_path: Path) -> None
         library={"rate_mb_s": 300, "load_s": 7, "thread_s": 3, "robot": {"arms": 2}},
         catalog="c.csv",
     )
-    backend = SimulatedBackend(recall_hardware(stage.recall()), None, Clock(1.0), tmp_path)
+    recall = stage.recall()
+    read_model = recall["library"]["read_model"]
+    backend = SimulatedBackend(recall_hardware(recall), read_model, None, Clock(1.0), tmp_path)
     try:
         assert backend.rate_bps == 300e6
         assert backend.drive["load_s"] + backend.drive["thread_s"] == 10.0

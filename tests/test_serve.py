@@ -369,3 +369,94 @@ def test_the_ltfs_backend_runs_in_real_time_on_its_volumes(tmp_path, catalog):
                      ltfs_root=str(root))  # fmt: skip
     assert isinstance(svc.backend, LtfsBackend) and svc.backend.root == root
     assert svc.clock.scale == 1.0
+
+
+def test_a_catalogued_library_is_named_as_in_a_recall_config(cli, tmp_path, catalog):
+    """`library.robot: NAME` takes the catalogued library's arms and move
+    times (the recall config's code path); an unknown name exits 2 listing
+    the catalogued ones."""
+    from seekplan.catalog import load_robots
+
+    tfinity = load_robots()["tfinity"]
+    app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog, library={"robot": "tfinity"})
+    assert svc.hardware["robot"]["arms"] == (tfinity.arms or 1)
+    assert (svc.backend.fetch_s, svc.backend.return_s) == (tfinity.fetch.mean_s, tfinity.ret.mean_s)
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]}).json()["requestId"]
+        assert states(wait_done(c, rid)) == {catalog[1][0]: "COMPLETED"}
+        # the one mount took the TFinity's fetch before the drive's load
+        assert svc.clock.now() >= tfinity.fetch.mean_s + svc.hardware["drive"]["load_s"]
+    cfg = tmp_path / "stage.yaml"
+    cfg.write_text(yaml.safe_dump({"catalog": str(catalog[0]), "library": {"robot": "tfinty"}}))
+    r = cli("serve", "--config", cfg)
+    assert r.exit_code == 2, r.output
+    assert "library.robot: unknown library 'tfinty'" in r.output
+    assert "scalar-i6000" in r.output and "tfinity" in r.output
+
+
+@pytest.mark.parametrize(
+    "model",
+    [{"kind": "session-fraction"},
+     {"kind": "session-fraction", "floor": 0.3, "full_at": 0.5, "exponent": 2.0}],
+)  # fmt: skip
+def test_session_efficiency_agrees_with_the_cores_read_model(model):
+    """The backend's e(f) against the core's ReadModel::efficiency, read off
+    the recall simulator: one file of f x capacity alone on a tape, robot and
+    drive times zero, so its staging time is size / (rate * e(f))."""
+    import numpy as np
+
+    from seekplan.recall.config import parse_config
+    from seekplan.recall.run import simulate
+    from seekplan.recall.workload import Campaign
+    from seekplan.serve.backend import session_efficiency
+
+    capacity = 10**12
+    zero = {"load_s": 0, "thread_s": 0, "unload_s": 0, "rewind_s": 0, "drives": 1}
+    cfg = parse_config({"library": {**zero, "read_model": model}, "duration_h": 100,
+                        "strategy": {"name": "by-dataset"}})  # fmt: skip
+    rate = cfg.library["rate_mb_s"] * 1e6
+    for fraction in (0.001, 0.05, 0.2, 0.25, 0.4, 0.5, 0.7, 0.8, 0.9, 0.99):
+        size = int(fraction * capacity)
+        one = Campaign(
+            dataset=np.zeros(1, np.uint32), tape=np.zeros(1, np.uint32),
+            block=np.zeros(1, np.uint64), size=np.array([size], np.uint64),
+            arrival_s=np.zeros(1), tapeinfo=np.ones(1, bool),
+            capacity=np.array([capacity], np.uint64), used=np.array([capacity], np.uint64),
+            tape_names=["T"],
+        )  # fmt: skip
+        seconds = simulate(cfg, one)["metrics"]["last_staged_s"]
+        core = size / (rate * seconds)
+        ours = session_efficiency(cfg.library["read_model"], size / capacity)
+        assert ours == pytest.approx(core, rel=1e-9), fraction
+
+
+def test_the_simulated_backend_times_reads_by_the_configured_read_model(tmp_path, catalog):
+    """Default (the recall default, session-fraction): size / (rate * e(f)),
+    f = the session's bytes over the tape's capacity, with the session
+    counted by the scheduler as bytes read since the mount plus bytes queued
+    for the tape. `positional`: the drive's locate plus size / rate."""
+    from seekplan.serve.backend import ReadJob, session_efficiency
+
+    paths = [p for p in catalog[1] if p.startswith("/data/T1/")]
+    app, svc = make(tmp_path, str(tmp_path / "m.db"), catalog, drives=1)
+    b = svc.backend
+    assert b.read_model["kind"] == "session-fraction"
+    job = ReadJob("/x", "T", 1000, 2 * 10**9, 0, b.capacity_bytes // 4)
+    assert b.read_seconds(job) == pytest.approx(
+        2e9 / (b.rate_bps * session_efficiency(b.read_model, 0.25)))
+    assert b.read_seconds(job) > b.read_seconds(
+        ReadJob("/x", "T", 1000, 2 * 10**9, 0, b.capacity_bytes // 2))
+    seen: list[int] = []
+    read = b.read
+    b.read = lambda d, j: (seen.append(j.session_bytes), read(d, j))[1]
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]}).json()
+        svc.pause(False)
+        wait_done(c, rid["requestId"])
+    # one mount, nothing arriving meanwhile: every read sees the whole batch
+    assert seen == [2 * 10**9 * len(paths)] * len(paths)
+    _app, pos = make(tmp_path / "p", str(tmp_path / "p.db"), catalog,
+                     library={"read_model": {"kind": "positional"}})  # fmt: skip
+    assert pos.backend.read_seconds(job) == pytest.approx(
+        pos.backend.model.locate(0, 1000) + 2e9 / pos.backend.rate_bps)

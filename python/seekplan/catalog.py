@@ -243,6 +243,9 @@ class RobotEntry(BaseModel):
     title: str
     fetch: Spread
     ret: Spread
+    #: Where the figures come from, in a line (each figure's own source is
+    #: the comment beside it in the data file); `seekplan drives` lists it.
+    source: str | None = None
     arms: int | None = Field(None, ge=1)
     slots: int | None = Field(None, ge=1)
     max_drives: int | None = Field(None, ge=1)

@@ -275,6 +275,8 @@ def drives_cmd(
         )
     console.print(table)
     rtable = Table("robot", "title", "fetch s (sd)", "return s (sd)", "arms", "slots", "drives")
+    rtable.columns[0].no_wrap = True
+    rtable.add_column("source")
     for key, r in sorted(robots.items()):
         rtable.add_row(
             key,
@@ -282,6 +284,7 @@ def drives_cmd(
             f"{r.fetch.mean_s:g} ({r.fetch.sd_s:g})",
             f"{r.ret.mean_s:g} ({r.ret.sd_s:g})",
             *(f"{v:,}" if v else "-" for v in (r.arms, r.slots, r.max_drives)),
+            r.source or "-",
         )
     console.print(rtable)
 

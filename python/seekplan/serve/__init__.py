@@ -59,7 +59,9 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     kind = BACKENDS[cfg.backend]
     clock = Clock(cfg.time_scale if kind.simulated_clock else 1.0)
     root = Path(cfg.ltfs_root) if cfg.ltfs_root is not None else None
-    backend = kind.build(hardware, model, clock, buffer_dir(cfg.db, cfg.buffer), root)
+    backend = kind.build(
+        hardware, library["read_model"], model, clock, buffer_dir(cfg.db, cfg.buffer), root
+    )
     engine = db.connect(cfg.db, cfg.full_sync)
     service = Service(
         catalog=catalog,

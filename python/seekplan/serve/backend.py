@@ -41,6 +41,9 @@ class ReadJob:
     size: int
     #: Block under the head before the read.
     head: int
+    #: The session's volume as the read starts: bytes read since the mount
+    #: plus bytes queued for the tape, this file included.
+    session_bytes: int
 
 
 class Backend(Protocol):
@@ -84,9 +87,29 @@ class Clock:
             self.stop.wait(seconds / self.scale)
 
 
+def session_efficiency(read_model: dict[str, Any], fraction: float) -> float:
+    """Share of the drive's nominal rate reached by a session that recalls
+    ``fraction`` of the tape (1 for the positional model): the dCache paper's
+    ``e(f) = floor + (1 - floor) * min(1, f / full_at) ** exponent``.
+
+    A copy of ``ReadModel::efficiency`` in the core
+    (crates/seekplan-core/src/library/spec.rs), which the bindings do not
+    expose; tests/test_serve.py checks both agree through the recall
+    simulator."""
+    if read_model["kind"] != "session-fraction":
+        return 1.0
+    x = min(1.0, fraction / float(read_model["full_at"]))
+    floor = float(read_model["floor"])
+    return floor + (1.0 - floor) * x ** float(read_model["exponent"])
+
+
 class SimulatedBackend:
     """A tape library in simulated time: the recall library's hardware
-    (drive steps, rate, robot), a catalogued drive's locates.
+    (drive steps, rate, robot) and its read model (``library.read_model``):
+    ``session-fraction`` (the recall default, the dCache paper's) times a
+    read as size over the rate times the session's efficiency,
+    ``positional`` as a catalogued drive's locate plus the transfer at the
+    library's rate.
 
     The "buffer" is a read log (``reads.log`` in the buffer directory): one
     line per file read, appended and flushed once the read is complete, so a
@@ -95,12 +118,18 @@ class SimulatedBackend:
     name = "simulated"
 
     def __init__(
-        self, hardware: Hardware, drive_model: Any, clock: Clock, buffer: Path
+        self,
+        hardware: Hardware,
+        read_model: dict[str, Any],
+        drive_model: Any,
+        clock: Clock,
+        buffer: Path,
     ) -> None:
         self.drive = hardware["drive"]
         self.model = drive_model
         self.clock = clock
         self.rate_bps = float(self.drive["rate_bps"])
+        self.read_model: dict[str, Any] = dict(read_model)
         robot = hardware["robot"]
         self.arms = threading.Semaphore(max(1, int(robot["arms"])))
         self.fetch_s = float(robot["fetch_s"])
@@ -124,9 +153,25 @@ class SimulatedBackend:
         self.clock.sleep(float(self.drive["rewind_s"]) + float(self.drive["unload_s"]))
         self._robot(self.return_s)
 
+    @property
+    def capacity_bytes(self) -> int:
+        """A tape's capacity: the catalogued drive's (the service keeps no
+        capacity per tape)."""
+        return int(self.model.capacity) * int(self.model.block_bytes)
+
+    def read_seconds(self, job: ReadJob) -> float:
+        """Seconds ``job`` takes. Session-fraction: ``size / (rate * e(f))``,
+        ``f`` the session's bytes over the tape's capacity, locates inside
+        ``e`` (as the recall simulator times it). Positional: the catalogued
+        drive's locate from the head, then the transfer at the library's rate."""
+        if self.read_model["kind"] == "session-fraction":
+            fraction = job.session_bytes / self.capacity_bytes
+            return job.size / (self.rate_bps * session_efficiency(self.read_model, fraction))
+        return float(self.model.locate(job.head, job.block)) + job.size / self.rate_bps
+
     def read(self, drive: int, job: ReadJob) -> None:
-        """Locate (drive model) and transfer (library rate) times, then one log line."""
-        self.clock.sleep(self.model.locate(job.head, job.block) + job.size / self.rate_bps)
+        """Waits the read's time (:meth:`read_seconds`), then logs one line."""
+        self.clock.sleep(self.read_seconds(job))
         if self.clock.stop.is_set():
             raise BackendError("service stopping")
         with self._log_lock:
@@ -216,9 +261,10 @@ class BackendKind:
     """A backend users can name in `backend:`: how to build it, and whether
     it runs on the simulated clock (``time_scale``) or in real time."""
 
-    #: Builds the backend from the library hardware, the drive's locate
-    #: model, the clock, the buffer directory and the LTFS root.
-    build: Callable[[Hardware, Any, Clock, Path, Path | None], Backend]
+    #: Builds the backend from the library hardware, the library's read
+    #: model (``library.read_model``), the drive's locate model, the clock,
+    #: the buffer directory and the LTFS root.
+    build: Callable[[Hardware, dict[str, Any], Any, Clock, Path, Path | None], Backend]
     #: Whether ``time_scale`` applies (real hardware runs at 1x).
     simulated_clock: bool
     #: The config field it cannot run without, if any.
@@ -226,7 +272,12 @@ class BackendKind:
 
 
 def _ltfs(
-    _hardware: Hardware, _model: Any, _clock: Clock, buffer: Path, root: Path | None
+    _hardware: Hardware,
+    _read_model: dict[str, Any],
+    _model: Any,
+    _clock: Clock,
+    buffer: Path,
+    root: Path | None,
 ) -> Backend:
     if root is None:
         raise SeekplanError("backend: 'ltfs' needs ltfs_root (the mounted volumes)")
@@ -237,8 +288,8 @@ def _ltfs(
 #: implementing :class:`Backend` and one row here.
 BACKENDS: dict[str, BackendKind] = {
     "simulated": BackendKind(
-        lambda hardware, model, clock, buffer, _root: SimulatedBackend(
-            hardware, model, clock, buffer
+        lambda hardware, read_model, model, clock, buffer, _root: SimulatedBackend(
+            hardware, read_model, model, clock, buffer
         ),
         simulated_clock=True,
     ),

@@ -72,7 +72,9 @@ class StageConfig(BaseModel):
     #: dCache's bulk service) or a recall strategy of `seekplan schema recall`
     #: (e.g. {name: by-tapes, tapes: 2}).
     policy: str | dict[str, Any] = Field(default_factory=lambda: {"name": "by-tapes", "tapes": 2})
-    #: The recall simulator's library section (drives, rates, robot, queue).
+    #: The recall simulator's library section (drives, rates, robot, queue,
+    #: read model); `robot` is its figures or a catalogued library's name
+    #: (`seekplan drives`), e.g. {robot: ts4500}.
     library: dict[str, Any] = Field(default_factory=dict)
     #: Tapes out of service: their files' locality is UNAVAILABLE and stage
     #: requests for them fail at once.
@@ -100,7 +102,8 @@ class StageConfig(BaseModel):
 
     def recall(self) -> dict[str, Any]:
         """The recall config (library and strategy) as the core checked and
-        completed it."""
+        completed it; `library.robot` may name a catalogued library, read as
+        a recall config reads it."""
         data = named_recall_robot({"library": self.library}, "config")
         data["strategy"] = self.strategy()
         try:

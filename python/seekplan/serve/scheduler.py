@@ -136,6 +136,8 @@ class DriveState:
     #: MB/s of the last read (locate included).
     rate_mb_s: float = 0.0
     planning: bool = False
+    #: Bytes read since the tape was mounted (the session so far).
+    mount_bytes: int = 0
 
 
 @dataclass
@@ -318,6 +320,7 @@ class Scheduler:
         drive = self.drives[d]
         drive.mounted = tape
         drive.head = 0
+        drive.mount_bytes = 0
 
     def unmounted(self, d: int) -> None:
         """Drive ``d`` is empty."""
@@ -329,11 +332,22 @@ class Scheduler:
         drive = self.drives[d]
         drive.current = None
         drive.head = self.end_block(job)
+        drive.mount_bytes += job.size
         self.in_system -= 1
         if self.jobs.get(job.path) is job:
             del self.jobs[job.path]
             return True
         return False
+
+    def session_bytes(self, d: int, job: Job) -> int:
+        """The volume of drive ``d``'s session as it starts reading ``job``:
+        bytes read since the mount plus bytes queued for its tape (planned
+        or not yet planned), ``job`` included -- what the recall simulator's
+        session-fraction read model divides by the tape's capacity
+        (``read_seconds`` in the core's ``library/system.rs``)."""
+        drive = self.drives[d]
+        queued = self.tapes[job.tape].bytes + sum(j.size for j in drive.plan)
+        return drive.mount_bytes + job.size + queued
 
     def tape_views(self) -> list[dict[str, Any]]:
         """Per-tape queues for the status page: queued files, bytes, holder."""

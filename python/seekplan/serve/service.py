@@ -733,15 +733,14 @@ class Service:
                 fresh = [(fid, rid) for fid, (rid, st) in job.rows.items() if st == SUBMITTED]
                 for fid, rid in fresh:
                     job.rows[fid] = (rid, STARTED)
+                session = self.sched.session_bytes(d, job)
             if fresh:
                 self._transition([(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], now)
         t0 = self.clock.now()
         error = None
+        name = self.sched.tape_names[job.tape]
         try:
-            self.backend.read(
-                d,
-                ReadJob(job.path, self.sched.tape_names[job.tape], job.block, job.size, drive.head),
-            )
+            self.backend.read(d, ReadJob(job.path, name, job.block, job.size, drive.head, session))
         except BackendError as e:
             error = str(e)
         if self.stopping:
