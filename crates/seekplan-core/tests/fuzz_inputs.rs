@@ -4,6 +4,8 @@
 //! refuse names the field, and one they accept runs to its end on a small
 //! campaign (the cost caps keep every such run short).
 
+mod common;
+
 use proptest::prelude::*;
 use seekplan_core::library::{Campaign, FileSpec, TapeSpec};
 use seekplan_core::model::{CostMatrix, CsvMatrixReader};
@@ -121,7 +123,7 @@ fn small_campaign() -> Campaign {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(common::seeded(300))]
 
     #[test]
     fn csv_matrices_never_panic_and_chunking_never_changes_the_answer(
@@ -144,7 +146,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(common::seeded(500))]
 
     #[test]
     fn recall_configs_are_refused_with_a_field_or_run_to_their_end(cfg in recall_config()) {
