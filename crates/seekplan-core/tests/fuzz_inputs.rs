@@ -2,7 +2,9 @@
 //! arbitrary CSV bytes cut into arbitrary chunks, and recall configs with
 //! extreme values in every field. Nothing may panic; a config the checks
 //! refuse names the field, and one they accept runs to its end on a small
-//! campaign (the cost caps keep every such run short).
+//! campaign (the cost caps keep every such run short). Campaigns with
+//! extreme blocks, sizes, arrival times and tapes are refused with a field
+//! or run to their end.
 
 mod common;
 
@@ -160,6 +162,67 @@ proptest! {
             }
             Err(Error::Invalid { field, .. }) => prop_assert!(!field.is_empty()),
             Err(other) => prop_assert!(false, "{cfg}: {other}"),
+        }
+    }
+}
+
+/// A file with extreme block, size and arrival time on one of four tapes
+/// (some of which do not exist).
+fn hostile_file() -> impl Strategy<Value = FileSpec> {
+    let big = prop_oneof![
+        Just(0u64),
+        Just(1),
+        Just(u64::MAX),
+        Just(1u64 << 63),
+        0u64..1 << 40
+    ];
+    let arrival = prop_oneof![
+        Just(0.0),
+        Just(-1.0),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(1e300),
+        0.0f64..1e6,
+    ];
+    (0u32..3, 0u32..4, big.clone(), big, arrival, any::<bool>()).prop_map(
+        |(dataset, tape, block, size, arrival_s, tapeinfo)| FileSpec {
+            dataset,
+            tape,
+            block,
+            size,
+            arrival_s,
+            tapeinfo,
+        },
+    )
+}
+
+fn hostile_tape() -> impl Strategy<Value = TapeSpec> {
+    let bytes = prop_oneof![Just(0u64), Just(u64::MAX), 0u64..1 << 45];
+    (bytes.clone(), bytes).prop_map(|(capacity, used)| TapeSpec { capacity, used })
+}
+
+proptest! {
+    #![proptest_config(common::seeded(200))]
+
+    #[test]
+    fn campaigns_are_refused_with_a_field_or_run_to_their_end(
+        files in prop::collection::vec(hostile_file(), 0..12),
+        tapes in prop::collection::vec(hostile_tape(), 1..4),
+    ) {
+        let n = files.len() as u64;
+        let campaign = match Campaign::new(files, tapes) {
+            Ok(c) => c,
+            Err(Error::Invalid { field, .. }) => {
+                prop_assert!(!field.is_empty());
+                return Ok(());
+            }
+            Err(other) => return Err(TestCaseError::fail(other.to_string())),
+        };
+        let config: RecallConfig = serde_json::from_value(json!({"duration_h": 1e6})).unwrap();
+        match run(&config, &campaign) {
+            Ok(out) => prop_assert!(out.metrics.files_staged <= n),
+            Err(Error::Invalid { field, .. }) => prop_assert!(!field.is_empty()),
+            Err(other) => prop_assert!(false, "{other}"),
         }
     }
 }
