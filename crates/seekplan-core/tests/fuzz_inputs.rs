@@ -158,6 +158,7 @@ proptest! {
         match run(&config, &small_campaign()) {
             Ok(out) => {
                 prop_assert!(out.metrics.files_staged <= 15);
+                prop_assert!(out.events as f64 <= config.estimated_events(15), "{cfg}");
                 prop_assert!(out.metrics.throughput_mb_s.is_finite(), "{cfg}");
             }
             Err(Error::Invalid { field, .. }) => prop_assert!(!field.is_empty()),
@@ -220,7 +221,10 @@ proptest! {
         };
         let config: RecallConfig = serde_json::from_value(json!({"duration_h": 1e6})).unwrap();
         match run(&config, &campaign) {
-            Ok(out) => prop_assert!(out.metrics.files_staged <= n),
+            Ok(out) => {
+                prop_assert!(out.metrics.files_staged <= n);
+                prop_assert!(out.events as f64 <= config.estimated_events(n as usize));
+            }
             Err(Error::Invalid { field, .. }) => prop_assert!(!field.is_empty()),
             Err(other) => prop_assert!(false, "{other}"),
         }
