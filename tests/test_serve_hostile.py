@@ -106,6 +106,7 @@ BAD_BODIES = {
     "lone surrogate": b'{"files": [{"path": "/data/\\ud800"}], "paths": ["/data/\\ud800"]}',
     "dot-dot": b'{"files": [{"path": "/data/../../etc/passwd"}], "paths": ["/data/../etc"]}',
     "relative dot-dot": b'{"files": [{"path": "../T0/f0000"}], "paths": ["../x"]}',
+    "dot-dot before a space": b'{"files": [{"path": "/data/T0/.. "}], "paths": ["/x/..  "]}',
     "over 4 KB": b'{"files": [{"path": "/' + b"a" * 5000 + b'"}], "paths": ["/a"]}',
 }
 

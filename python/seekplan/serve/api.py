@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse
 
 from seekplan.errors import SeekplanError
+from seekplan.serve.catalog import sanitise
 from seekplan.serve.page import render_page
 from seekplan.serve.service import ApiError, Service
 
@@ -117,7 +118,7 @@ def _check_path(path: str, field: str) -> str:
     (nothing may step out of the buffer), UTF-8, at most MAX_PATH_BYTES."""
     if "\x00" in path:
         raise _json_error(f"{field} - contains a NUL character")
-    if ".." in path.split("/"):
+    if ".." in sanitise(path).split("/"):
         raise _json_error(f"{field} - contains a '..' segment")
     try:
         size = len(path.encode("utf-8"))
