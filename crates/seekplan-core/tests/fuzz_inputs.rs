@@ -4,13 +4,15 @@
 //! refuse names the field, and one they accept runs to its end on a small
 //! campaign (the cost caps keep every such run short). Campaigns with
 //! extreme blocks, sizes, arrival times and tapes are refused with a field
-//! or run to their end.
+//! or run to their end. Cost matrices with extreme entries are refused or
+//! ordered by every matrix algorithm to a finite total.
 
 mod common;
 
 use proptest::prelude::*;
 use seekplan_core::library::{Campaign, FileSpec, TapeSpec};
 use seekplan_core::model::{CostMatrix, CsvMatrixReader};
+use seekplan_core::order::{self, Algorithm, Problem};
 use seekplan_core::recall::{run, RecallConfig};
 use seekplan_core::Error;
 use serde_json::{json, Map, Value};
@@ -227,6 +229,74 @@ proptest! {
             }
             Err(Error::Invalid { field, .. }) => prop_assert!(!field.is_empty()),
             Err(other) => prop_assert!(false, "{other}"),
+        }
+    }
+}
+
+/// A cost matrix entry as users' files have them, extremes included.
+fn entry() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        Just(0.0),
+        Just(1.0),
+        Just(-1.0),
+        Just(1e308),
+        Just(f64::MAX),
+        Just(f64::NAN),
+        Just(f64::INFINITY),
+        Just(5e-324),
+        0.0f64..1e4,
+    ]
+}
+
+proptest! {
+    #![proptest_config(common::seeded(200))]
+
+    #[test]
+    fn matrices_are_refused_with_a_field_or_ordered_to_a_finite_total(
+        square in (1usize..7).prop_flat_map(|n| {
+            prop::collection::vec(prop::collection::vec(entry(), n), n)
+        }),
+        clean in prop::bool::weighted(0.7),
+        ragged in prop::bool::weighted(0.1),
+        start in 0usize..7,
+        end in prop::option::of(0usize..7),
+    ) {
+        // Mostly valid matrices (large entries kept), so that most reach the
+        // algorithms; some ragged or with NaN, infinities or negatives.
+        let mut rows = square;
+        if clean {
+            for x in rows.iter_mut().flatten() {
+                if !(x.is_finite() && *x >= 0.0) {
+                    *x = 1e308;
+                }
+            }
+        }
+        if ragged {
+            rows[0].push(1.0);
+        }
+        let fail = |e: Error| match e {
+            Error::Invalid { field, .. } => {
+                prop_assert!(!field.is_empty());
+                Ok(())
+            }
+            Error::TooLarge { .. } | Error::Unsupported { .. } => Ok(()),
+        };
+        let m = match CostMatrix::from_rows(rows) {
+            Ok(m) => m,
+            Err(e) => return fail(e),
+        };
+        let problem = match Problem::matrix(&m, start, end) {
+            Ok(p) => p,
+            Err(e) => return fail(e),
+        };
+        for algo in Algorithm::ALL.iter().filter(|a| !a.needs_geometry()) {
+            match order::run(&problem, *algo) {
+                Ok(s) => prop_assert!(
+                    s.total_s.is_finite() && s.total_s >= 0.0,
+                    "{algo}: total {}", s.total_s
+                ),
+                Err(e) => fail(e)?,
+            }
         }
     }
 }
