@@ -50,22 +50,7 @@ fn fields(name: &str) -> Fields {
 /// What users and attackers type where a value is expected.
 fn extreme() -> impl Strategy<Value = Value> {
     prop_oneof![
-        8 => prop_oneof![
-            Just(json!(0)),
-            Just(json!(-1)),
-            Just(json!(1)),
-            Just(json!(3)),
-            Just(json!(60)),
-            Just(json!(1e-300)),
-            Just(json!(0.001)),
-            Just(json!(1e8)),
-            Just(json!(1e300)),
-            Just(json!(u32::MAX)),
-            Just(json!(u64::MAX)),
-            Just(json!(i64::MIN)),
-            Just(json!(0.5)),
-            (0.0f64..1e4).prop_map(|x| json!(x)),
-        ],
+        8 => number(),
         2 => prop_oneof![
             Just(json!("x")),
             Just(json!("sptf")),
@@ -75,8 +60,33 @@ fn extreme() -> impl Strategy<Value = Value> {
             Just(json!([0])),
             Just(json!([1e300, -1])),
             Just(json!({})),
-            Just(json!([{"x": 1, "y": 0, "p": 1}])),
         ],
+        // A list of archive schemes (or of anything with their keys).
+        1 => prop::collection::vec((number(), number(), number()), 1..3).prop_map(|v| {
+            v.into_iter()
+                .map(|(x, y, p)| json!({"x": x, "y": y, "p": p}))
+                .collect()
+        }),
+    ]
+}
+
+/// A number from the extremes.
+fn number() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(0)),
+        Just(json!(-1)),
+        Just(json!(1)),
+        Just(json!(3)),
+        Just(json!(60)),
+        Just(json!(1e-300)),
+        Just(json!(0.001)),
+        Just(json!(1e8)),
+        Just(json!(1e300)),
+        Just(json!(u32::MAX)),
+        Just(json!(u64::MAX)),
+        Just(json!(i64::MIN)),
+        Just(json!(0.5)),
+        (0.0f64..1e4).prop_map(|x| json!(x)),
     ]
 }
 
