@@ -1,7 +1,9 @@
-"""Hypothesis over every simulator's config parser (issue 16 item 3): any
-YAML-shaped value is either a config or a SeekplanError naming what is
-wrong, never another exception. Values are drawn near each schema's real
-fields so that most reach the deep checks, not only the top-level type."""
+"""Hypothesis over every config parser (issue 16 item 3): the recall,
+archive and media configs and `seekplan serve`'s stage.yaml, as values and
+as files of any bytes. Any input is either a config or a SeekplanError
+naming what is wrong (exit code 2 at the CLI), never another exception.
+Values are drawn near each schema's real fields so that most reach the deep
+checks, not only the top-level type."""
 
 from __future__ import annotations
 
@@ -92,3 +94,79 @@ def test_archive_configs(data):
 @given(near(_schema_fields("media")))
 def test_media_configs(data):
     _never_crashes(parse_study, data)
+
+
+def _stage_fields() -> tuple[dict[str, list[str]], list[str]]:
+    """The stage.yaml fields: its own (pydantic) and, under `library` and
+    `policy`, the recall config's that the core checks there."""
+    from seekplan.serve.config import Limits, StageConfig
+
+    recall, _ = _schema_fields("recall")
+    top = [k for k in StageConfig.model_fields if k not in ("limits", "library", "policy")]
+    sections = {
+        "limits": sorted(Limits.model_fields),
+        "library": recall["library"],
+        "policy": recall["strategy"],
+    }
+    return sections, top
+
+
+@settings(max_examples=200, deadline=None)
+@given(near(_stage_fields()))
+def test_stage_configs(data):
+    from seekplan.serve.config import stage_config
+
+    _never_crashes(stage_config, data)
+
+
+# YAML text as hostile users write it: aliases, tags, tabs, deep nesting,
+# several documents, huge numbers, bytes that are not UTF-8.
+yaml_fragments = st.sampled_from(
+    [
+        "a: &x [1, 2]\nb: *x\n",
+        "library: {drives: 4}\n",
+        "workload: {rate_per_hour: 1e400}\n",
+        "!!python/object/apply:os.system ['true']\n",
+        "lambdas: [.nan, .inf, -.inf]\n",
+        "\tlibrary:\n\t\tdrives: 2\n",
+        "[" * 200,
+        "{a: " * 50,
+        "---\nseed: 1\n---\nseed: 2\n",
+        "seed: 1\nseed: 2\n",
+        "seed: 0x_ff\n",
+        "duration_h: 99999999999999999999999999\n",
+        "policy: fifo\n",
+        "limits: {max_files_per_request: 0}\n",
+        "? [a, b]\n: c\n",
+        "disk: ~\n",
+        "'unterminated\n",
+        ": x\n",
+        "c_requests: 60\nround_s: 0.001\n",
+    ]
+)
+yaml_bytes = st.one_of(
+    st.lists(yaml_fragments, max_size=4).map(lambda parts: "".join(parts).encode()),
+    st.binary(max_size=64),
+    st.text(max_size=40).map(lambda t: t.encode("utf-8", "surrogatepass")),
+)
+
+
+def _loaders() -> list[Any]:
+    from seekplan.archive.config import load_config as load_archive
+    from seekplan.media.config import load_study
+    from seekplan.recall.config import load_config as load_recall
+    from seekplan.serve.config import load_stage_config
+
+    return [load_recall, load_archive, load_study, lambda p: load_stage_config(p, {})]
+
+
+@settings(max_examples=150, deadline=None)
+@given(yaml_bytes)
+def test_config_files(tmp_path_factory, text):
+    """Every loader behind a CLI config argument, on any bytes: a config or
+    a SeekplanError (which the CLI turns into exit code 2), never another
+    exception."""
+    path = tmp_path_factory.mktemp("cfg") / "config.yaml"
+    path.write_bytes(text)
+    for load in _loaders():
+        _never_crashes(load, path)

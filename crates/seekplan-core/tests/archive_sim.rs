@@ -105,6 +105,26 @@ fn bad_configs_name_the_field() {
     c.workload.max_bytes = 20_000_000_000_000;
     let e = simulate(&c).unwrap_err().to_string();
     assert!(e.contains("larger than the whole archive"), "{e}");
+
+    // Figures that make one request take longer than 30 days: a load of
+    // 2^64 s hung a 20-request run (Load-Balancer runs while it waited).
+    let mut c = tiny(PolicyName::Parallel);
+    c.platform.load_s = u64::MAX as f64;
+    let e = simulate(&c).unwrap_err().to_string();
+    assert!(
+        e.contains("platform.load_s") && e.contains("30 days"),
+        "{e}"
+    );
+    let mut c = tiny(PolicyName::Parallel);
+    c.platform.drive_rate_bps = 1e-3;
+    let e = simulate(&c).unwrap_err().to_string();
+    assert!(e.contains("platform.drive_rate_bps"), "{e}");
+
+    // Schemes of two u32 whose sum overflows are refused, not wrapped.
+    let mut c = tiny(PolicyName::Vertical);
+    c.workload.schemes[0].x = u32::MAX;
+    let e = simulate(&c).unwrap_err().to_string();
+    assert!(e.contains("workload.schemes[0]"), "{e}");
 }
 
 proptest::proptest! {

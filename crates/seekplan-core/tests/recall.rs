@@ -8,7 +8,7 @@ use seekplan_core::library::{
     TapeSpec,
 };
 use seekplan_core::recall::{
-    simulate, ByDataset, ByTapes, DcacheRules, Random, RecallSpec, Strategy,
+    run, simulate, ByDataset, ByTapes, DcacheRules, Random, RecallConfig, RecallSpec, Strategy,
 };
 use seekplan_core::Error;
 
@@ -413,4 +413,29 @@ fn bad_read_model_names_the_field() {
     };
     let e = simulate(&spec(lib, Strategy::Random(Random {}), 100.0), &c).unwrap_err();
     assert_eq!(field_of(e), "read_model.floor");
+}
+
+#[test]
+fn a_run_that_remounts_for_every_file_stays_within_its_event_estimate() {
+    // One drive, a queue of one, files in random order over 40 tapes: almost
+    // every file costs a mount, the most events a file can cause.
+    let cfg: RecallConfig = serde_json::from_value(serde_json::json!({
+        "library": {"drives": 1, "queue_size": 1},
+        "strategy": {"name": "by-dataset"},
+        "duration_h": 1e4,
+        "sample_s": 1e6,
+    }))
+    .unwrap();
+    let c = campaign(40, 10, 3);
+    let out = run(&cfg, &c).unwrap();
+    assert_eq!(out.metrics.files_staged, 400);
+    assert!(out.metrics.mounts > 300, "{} mounts", out.metrics.mounts);
+    let estimate = cfg.estimated_events(400);
+    assert!(out.events as f64 <= estimate, "{} > {estimate}", out.events);
+    // And not uselessly loose for this worst case (2,381 events of 6,438).
+    assert!(
+        out.events as f64 * 4.0 >= estimate,
+        "{} << {estimate}",
+        out.events
+    );
 }

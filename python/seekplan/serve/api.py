@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse
 
 from seekplan.errors import SeekplanError
+from seekplan.serve.catalog import sanitise
 from seekplan.serve.page import render_page
 from seekplan.serve.service import ApiError, Service
 
@@ -68,23 +69,71 @@ def problem(status: int, title: str, detail: str | None = None, **headers: str) 
     return Response(json.dumps(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
+#: Longest path accepted (Linux's PATH_MAX).
+MAX_PATH_BYTES = 4096
+
+
 def _json_error(detail: str) -> ApiError:
     return ApiError(400, "JSON Validation error", detail)
 
 
-async def _body(request: Request) -> Any:
-    raw = await request.body()
+def _is_json(content_type: str | None) -> bool:
+    """Whether a Content-Type names JSON; a body without one is read as JSON
+    too (clients such as curl --data omit it)."""
+    if content_type is None:
+        return True
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or media.endswith("+json")
+
+
+async def _body(request: Request, limit: int) -> Any:
+    """The request's JSON body: 415 for a body that says it is not JSON, 413
+    past ``limit`` bytes (refused on Content-Length before reading, or as
+    soon as a streamed body passes it), 400 for anything but JSON."""
+    if not _is_json(request.headers.get("content-type")):
+        raise ApiError(
+            415,
+            "Unsupported Media Type",
+            f"the body must be application/json, not {request.headers['content-type']!r}",
+        )
+    too_large = ApiError(413, "Content Too Large", f"the body is larger than {limit:,} bytes")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_large
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise too_large
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
+        # ValueError covers bad UTF-8 and integers past Python's digit limit;
+        # RecursionError a body nested thousands deep.
         raise _json_error("the body is not valid JSON") from None
+
+
+def _check_path(path: str, field: str) -> str:
+    """``path`` if it can name a catalogued file: no NUL, no ``..`` segment
+    (nothing may step out of the buffer), UTF-8, at most MAX_PATH_BYTES."""
+    if "\x00" in path:
+        raise _json_error(f"{field} - contains a NUL character")
+    if ".." in sanitise(path).split("/"):
+        raise _json_error(f"{field} - contains a '..' segment")
+    try:
+        size = len(path.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise _json_error(f"{field} - is not valid Unicode (a lone surrogate)") from None
+    if size > MAX_PATH_BYTES:
+        raise _json_error(f"{field} - longer than {MAX_PATH_BYTES} bytes")
+    return path
 
 
 def _paths(body: Any) -> list[str]:
     paths = body.get("paths") if isinstance(body, dict) else None
     if not isinstance(paths, list) or not paths or not all(isinstance(p, str) for p in paths):
         raise _json_error("paths - Field does not exist or is not a valid non-empty array")
-    return paths
+    return [_check_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
 
 
 def _stage_paths(body: Any) -> list[str]:
@@ -101,14 +150,19 @@ def _stage_paths(body: Any) -> list[str]:
             raise _json_error(f"files[{i}].diskLifetime - not an ISO 8601 duration string")
         if "targetedMetadata" in f and not isinstance(f["targetedMetadata"], dict):
             raise _json_error(f"files[{i}].targetedMetadata - not an object")
-        out.append(path)
+        out.append(_check_path(path, f"files[{i}].path"))
     return out
 
 
 def create_app(
-    service: Service, sitename: str, description: str, tokens: dict[str, str] | None
+    service: Service,
+    sitename: str,
+    description: str,
+    tokens: dict[str, str] | None,
+    max_body_bytes: int,
 ) -> FastAPI:
-    """The ASGI app over ``service``; its lifespan starts and stops the service."""
+    """The ASGI app over ``service``; its lifespan starts and stops the
+    service. Request bodies past ``max_body_bytes`` are refused (413)."""
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -181,7 +235,7 @@ def create_app(
     @app.post(f"{API}/stage", status_code=201)
     async def stage(request: Request) -> Response:
         client = client_of(request)
-        paths = _stage_paths(await _body(request))
+        paths = _stage_paths(await _body(request, max_body_bytes))
         rid = await threaded(service.stage, client, paths)
         location = f"{str(request.base_url).rstrip('/')}{API}/stage/{rid}"
         return Response(
@@ -202,7 +256,7 @@ def create_app(
     @app.post(f"{API}/stage/{{request_id}}/cancel")
     async def cancel(request_id: str, request: Request) -> Response:
         client = client_of(request)
-        paths = _paths(await _body(request))
+        paths = _paths(await _body(request, max_body_bytes))
         await threaded(service.cancel, client, request_id, paths)
         return Response(status_code=200)
 
@@ -214,14 +268,14 @@ def create_app(
     @app.post(f"{API}/release/{{request_id}}")
     async def release(request_id: str, request: Request) -> Response:
         client = client_of(request)
-        paths = _paths(await _body(request))
+        paths = _paths(await _body(request, max_body_bytes))
         await threaded(service.release, client, request_id, paths)
         return Response(status_code=200)
 
     @app.post(f"{API}/archiveinfo")
     async def archiveinfo(request: Request) -> Response:
         client_of(request)
-        paths = _paths(await _body(request))
+        paths = _paths(await _body(request, max_body_bytes))
         return Response(json.dumps(service.archiveinfo(paths)), media_type="application/json")
 
     @app.get("/metrics")

@@ -34,6 +34,9 @@ class Limits(BaseModel):
     max_active_requests_per_client: int = Field(default=1_000, ge=1)
     #: Seconds a refused client is told to wait.
     retry_after_s: int = Field(default=60, ge=1)
+    #: Bytes of one request body; larger bodies get 413 before they are read
+    #: whole (the default holds max_files_per_request paths of ~300 bytes).
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
 
 
 class StageConfig(BaseModel):

@@ -268,6 +268,11 @@ pub struct ArchiveConfig {
 /// Seconds per day.
 pub const DAY: f64 = 86_400.0;
 
+/// The longest one request's service may be from the platform's figures
+/// (robot, load, full locate, unload and reading the largest file): 30 days,
+/// against the T10000B's few minutes.
+pub const MAX_SERVICE_S: f64 = 30.0 * DAY;
+
 /// The most requests a run may expect to generate (rate x duration): a cost
 /// cap, so that a typo cannot ask for a run of days.
 pub const MAX_EXPECTED_REQUESTS: f64 = 1e7;
@@ -488,6 +493,39 @@ impl ArchiveConfig {
         if total <= 0.0 || total.is_nan() {
             return Err(Error::invalid("workload.schemes", "probabilities sum to 0"));
         }
-        Ok(())
+        self.check_service_time()
+    }
+
+    /// Refuses figures that make one request's service longer than
+    /// [`MAX_SERVICE_S`], naming the largest term: while anything waits, a
+    /// Load-Balancer run comes at least every `min_lb_interval_s`, so a load
+    /// of 2^64 s hung a run of 20 requests.
+    fn check_service_time(&self) -> Result<()> {
+        let p = &self.platform;
+        let terms = [
+            ("platform.robot_s", p.robot_s),
+            ("platform.load_s", p.load_s),
+            ("platform.full_locate_s", p.full_locate_s),
+            ("platform.unload_s", p.unload_s),
+            (
+                "platform.drive_rate_bps",
+                self.workload.max_bytes as f64 / p.drive_rate_bps,
+            ),
+        ];
+        let worst: f64 = terms.iter().map(|(_, v)| v).sum();
+        if worst <= MAX_SERVICE_S {
+            return Ok(());
+        }
+        let (field, _) = terms
+            .iter()
+            .copied()
+            .fold(terms[0], |a, b| if b.1 > a.1 { b } else { a });
+        Err(Error::invalid(
+            field,
+            format!(
+                "one request's robot, load, locate, unload and read of workload.max_bytes take \
+                 {worst:.3e} s, more than {MAX_SERVICE_S:.0} s (30 days)"
+            ),
+        ))
     }
 }

@@ -17,7 +17,9 @@ pub struct Scheme {
 impl Scheme {
     /// A checked scheme (x >= 1; x + y <= 255, the Reed-Solomon GF(2^8) limit).
     pub fn new(x: u32, y: u32) -> Result<Self> {
-        if x == 0 || x + y > 255 {
+        // Saturating: x + y of two u32 from a config can overflow (and then
+        // wrap to a sum that passes in a release build).
+        if x == 0 || x.saturating_add(y) > 255 {
             return Err(Error::invalid(
                 "scheme",
                 format!("{x}+{y}: need X >= 1 and X+Y <= 255"),

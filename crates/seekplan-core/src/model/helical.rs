@@ -130,7 +130,7 @@ impl CostModel for HelicalModel {
         let blocks = self.blocks_of(extent.bytes);
         Read {
             seconds: extent.bytes as f64 / self.spec.rate_bps,
-            end: Block(extent.start.0 + blocks),
+            end: Block(extent.start.0.saturating_add(blocks)),
         }
     }
 

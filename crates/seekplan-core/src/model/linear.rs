@@ -80,7 +80,7 @@ impl CostModel for LinearModel {
     fn read(&self, extent: Extent) -> Read {
         Read {
             seconds: extent.bytes as f64 / self.rate_bps,
-            end: Block(extent.start.0 + self.blocks_of(extent.bytes)),
+            end: Block(extent.start.0.saturating_add(self.blocks_of(extent.bytes))),
         }
     }
 

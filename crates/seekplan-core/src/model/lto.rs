@@ -121,6 +121,10 @@ impl LtoSpec {
     }
 }
 
+/// How many times its native capacity in blocks an end-of-wrap list may
+/// span: beyond LTO's 2.5:1 compression with a wide margin.
+pub const MAX_COMPRESSION: u64 = 16;
+
 /// Where a block lies on an LTO tape, in the units the drive reports.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct WrapPosition {
@@ -237,6 +241,20 @@ impl LtoModel {
                 ),
             ));
         }
+        // Compression lets a tape hold more blocks than its native capacity,
+        // but not this many more: a larger entry is a typo or garbage (and
+        // one near 2^64 would overflow the block arithmetic).
+        let limit = spec.capacity_blocks().saturating_mul(MAX_COMPRESSION);
+        if let Some(w) = last_block.iter().position(|&b| b >= limit) {
+            return Err(Error::invalid(
+                "eowp",
+                format!(
+                    "wrap {w}: last block {} is past {MAX_COMPRESSION} times the tape's {} native blocks",
+                    last_block[w],
+                    spec.capacity_blocks()
+                ),
+            ));
+        }
         for (w, pair) in last_block.windows(2).enumerate() {
             if pair[1] <= pair[0] {
                 return Err(Error::invalid(
@@ -264,7 +282,10 @@ impl LtoModel {
     pub fn nominal(spec: LtoSpec) -> Result<Self> {
         spec.validate()?;
         let (blocks, wraps) = (spec.capacity_blocks(), spec.wraps as u64);
-        let last_block = (1..=wraps).map(|w| w * blocks / wraps - 1).collect();
+        // In u128: w x blocks overflows u64 on a tape of 2^64 bytes.
+        let last_block = (1..=wraps)
+            .map(|w| (u128::from(w) * u128::from(blocks) / u128::from(wraps)) as u64 - 1)
+            .collect();
         LtoModel::new(spec, last_block)
     }
 
@@ -376,7 +397,7 @@ impl CostModel for LtoModel {
 
     fn read(&self, extent: Extent) -> Read {
         let blocks = self.blocks_of(extent.bytes);
-        let end = Block(extent.start.0 + blocks);
+        let end = Block(extent.start.0.saturating_add(blocks));
         let start_wrap = self.position(extent.start).wrap;
         // The head stops on the block after the data; turns are the wrap
         // ends crossed on the way.

@@ -62,6 +62,17 @@ impl SerpentineSpec {
         if self.capacity_bytes / self.block_bytes < self.tracks as u64 {
             return Err(Error::invalid("capacity_bytes", "fewer blocks than tracks"));
         }
+        // Each figure may be finite and the time derived from them not:
+        // 1e-300 B/s reads a track in infinite time, and infinities make NaN.
+        if !self.track_read_s().is_finite() {
+            return Err(Error::invalid(
+                "read_rate_bps",
+                format!(
+                    "{} B/s reads a track in more than any finite time",
+                    self.read_rate_bps
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -193,6 +204,8 @@ impl SerpentineModel {
 
     /// A model of a nominal tape for this drive.
     pub fn nominal(spec: SerpentineSpec) -> Result<Self> {
+        // Before the layout, which divides by the spec's figures.
+        spec.validate()?;
         let layout = TapeLayout::nominal(&spec);
         Self::new(spec, layout)
     }
@@ -357,11 +370,11 @@ impl CostModel for SerpentineModel {
     fn read(&self, extent: Extent) -> Read {
         let blocks = self.blocks_of(extent.bytes);
         let first = extent.start.0;
-        let end = first + blocks;
+        let end = first.saturating_add(blocks);
         let starts = &self.layout.track_starts;
         let turns = starts.partition_point(|&s| s < end) - starts.partition_point(|&s| s <= first);
         Read {
-            seconds: (blocks * self.spec.block_bytes) as f64 / self.spec.read_rate_bps
+            seconds: blocks as f64 * self.spec.block_bytes as f64 / self.spec.read_rate_bps
                 + turns as f64 * self.spec.turn_s,
             end: Block(end),
         }

@@ -23,6 +23,17 @@ pub const MAX_SAMPLES: f64 = 1e6;
 /// interval): ten million is a few seconds of CPU.
 pub const MAX_WAKES: f64 = 1e7;
 
+/// Most events a run may be estimated to handle ([`RecallConfig::estimated_events`]):
+/// a billion is minutes of CPU; the KIT campaign's 495,049 files need at most 8e6.
+pub const MAX_EVENTS: f64 = 1e9;
+
+/// The most events one requested file can cause: its arrival, its read, the
+/// library's wake-ups around its submission and its read, and (each mount
+/// reads at least one file) one mount of its tape: arm fetch, load, thread,
+/// rewind, unload, arm return. Rounded up; a property test holds every run
+/// to the estimate it gives.
+pub const EVENTS_PER_FILE: f64 = 16.0;
+
 /// Robot arms moving cartridges between slots and drives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -293,10 +304,43 @@ impl RecallConfig {
     }
 }
 
-/// Runs a user's config on a campaign: the one entry point
-/// of the bindings.
+impl RecallConfig {
+    /// An upper bound on the events a run over `files` requested files
+    /// handles, from the config alone: [`EVENTS_PER_FILE`] per file, one per
+    /// sample and one per wake-up of a time-based strategy. Meaningful for
+    /// a config [`RecallConfig::to_spec`] accepts.
+    pub fn estimated_events(&self, files: usize) -> f64 {
+        let duration_s = self.duration_h * 3600.0;
+        let wakes = self
+            .strategy
+            .wake_interval_s()
+            .map_or(0.0, |every| duration_s / every);
+        files as f64 * EVENTS_PER_FILE + duration_s / self.sample_s + wakes + 2.0
+    }
+
+    /// Refuses a run over `files` files estimated past [`MAX_EVENTS`],
+    /// saying what to change.
+    pub fn check_events(&self, files: usize) -> Result<()> {
+        let events = self.estimated_events(files);
+        if events > MAX_EVENTS {
+            return Err(Error::invalid(
+                "workload",
+                format!(
+                    "{files} files make an estimated {events:.3e} events, at most {MAX_EVENTS:.0e}: \
+                     recall fewer files (split workload.files, or lower workload.scale)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs a user's config on a campaign: the one entry point of the bindings.
+/// A run estimated past [`MAX_EVENTS`] is refused before it starts.
 pub fn run(config: &RecallConfig, campaign: &Campaign) -> Result<RecallOutcome> {
-    simulate(&config.to_spec()?, campaign)
+    let spec = config.to_spec()?;
+    config.check_events(campaign.files().len())?;
+    simulate(&spec, campaign)
 }
 
 /// Renames a core library field to the path and unit users write.
@@ -328,6 +372,19 @@ mod tests {
         let spec = cfg.to_spec().unwrap();
         assert_eq!(spec.library.hardware.drive.rate_bps, 252e6);
         assert_eq!(spec.duration_s, 60.0 * 3600.0);
+    }
+
+    #[test]
+    fn runs_estimated_past_a_billion_events_are_refused_naming_the_workload() {
+        let cfg = RecallConfig::default();
+        // The KIT campaign at full scale is well inside the limit.
+        assert!(cfg.check_events(495_049).is_ok());
+        assert!(cfg.estimated_events(495_049) < 1e7);
+        let Err(Error::Invalid { field, message }) = cfg.check_events(70_000_000) else {
+            panic!("70 million files accepted");
+        };
+        assert_eq!(field, "workload");
+        assert!(message.contains("split workload.files"), "{message}");
     }
 
     #[test]

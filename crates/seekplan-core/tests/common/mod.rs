@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use seekplan_core::model::{Block, Extent, SerpentineModel, SerpentineSpec};
@@ -86,4 +87,14 @@ pub fn brute_sltf(problem: &Problem) -> Vec<usize> {
         head = Head::After(j);
     }
     order
+}
+
+/// A property test's config with `cases` cases, seeded so that CI runs the
+/// same cases every time (`PROPTEST_RNG_SEED=N` explores others).
+pub fn seeded(cases: u32) -> ProptestConfig {
+    let mut config = ProptestConfig::with_cases(cases);
+    if config.rng_seed == RngSeed::Random {
+        config.rng_seed = RngSeed::Fixed(16);
+    }
+    config
 }
