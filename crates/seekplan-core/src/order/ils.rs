@@ -2,12 +2,13 @@
 //! optimum, kick the best order with a reversal-free double bridge (two
 //! adjacent segments swap places: A B C D → A C B D), repair it with Or-opt
 //! and Or-3opt started only at the kick's endpoints (don't-look bits
-//! everywhere else),
+//! everywhere else) on the tour in place, undoing the kick and its repair
+//! when they do not pay (so a kick costs what it touches, not O(n)),
 //! and keep the result when it is cheaper. Seeded and budgeted, so the same
 //! input and options give the same order.
 
 use super::dense::Dense;
-use super::local_search::{repair, reversal_free, Neighbours};
+use super::local_search::{repair, reversal_free, Neighbours, Tour};
 use super::Options;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -64,7 +65,7 @@ pub(crate) fn iterated(
     }
     let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut trial = order.clone();
+    let mut tour = Tour::new(d.depot(), order);
     let budget = options
         .iterations
         .unwrap_or_else(|| default_iterations(n, matrix));
@@ -73,32 +74,33 @@ pub(crate) fn iterated(
         if kick % 64 == 0 && options.time_limit.is_some_and(|t| started.elapsed() >= t) {
             break;
         }
-        trial.clone_from(order);
         let (first, second) = (rng.gen_range(1..=longest), rng.gen_range(1..=longest));
-        let p1 = rng.gen_range(0..=n - first - second);
+        // Tour positions: requests sit at 1..=n, the depot at 0 (and n + 1).
+        let p1 = rng.gen_range(0..=n - first - second) + 1;
         let (p2, p3) = (p1 + first, p1 + first + second);
-        let at = |k: usize| if k == n { d.depot() } else { trial[k] };
-        let before = if p1 == 0 { d.depot() } else { trial[p1 - 1] };
-        let ends = [
-            before,
-            trial[p1],
-            trial[p2 - 1],
-            trial[p2],
-            trial[p3 - 1],
-            at(p3),
-        ];
+        let at = |k: usize| {
+            tour.order()
+                .get(k.wrapping_sub(1))
+                .copied()
+                .unwrap_or(d.depot())
+        };
+        let ends = [at(p1 - 1), at(p1), at(p2 - 1), at(p2), at(p3 - 1), at(p3)];
         let [a, b0, b1, c0, c1, after] = ends;
         let added = d.cost(a, c0) + d.cost(c1, b0) + d.cost(b1, after)
             - d.cost(a, b0)
             - d.cost(b1, c0)
             - d.cost(c1, after);
-        trial[p1..p3].rotate_left(first);
-        let repaired = repair(d, near, &mut trial, &ends);
+        tour.rotate(p1..p3, first);
+        let repaired = repair(d, near, &mut tour, &ends);
         let saved = repaired - added;
         if saved > EPS {
-            std::mem::swap(order, &mut trial);
+            tour.commit();
             gain += saved;
+        } else {
+            tour.undo();
         }
     }
+    order.clear();
+    order.extend_from_slice(tour.order());
     gain
 }

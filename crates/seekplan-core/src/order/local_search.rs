@@ -6,6 +6,7 @@
 
 use super::dense::Dense;
 use crate::model::Pos;
+use std::collections::VecDeque;
 
 /// Neighbours kept per node: enough to find nearly every improving move.
 const NEIGHBOURS: usize = 16;
@@ -138,82 +139,152 @@ fn argmax(edges: &[(f64, usize)]) -> usize {
     at
 }
 
-/// Improves `order` in place until no Or-opt move helps; returns the gain
-/// (the sum of the moves' savings). With `focus`, only runs starting at
-/// those nodes and at nodes next to a change are tried (after a local
-/// change such as a kick); without, every node, in rounds until a whole
-/// round moves nothing.
+/// An order as a cycle through the depot (index 0), with each node's
+/// position, changed only by rotating stretches of it. Rotations can be
+/// logged and undone, so a trial move costs what it touches, not O(n):
+/// iterated local search kicks and repairs in place and undoes what did
+/// not pay.
+pub(crate) struct Tour {
+    t: Vec<usize>,
+    pos: Vec<usize>,
+    /// Nodes waiting in `queue` (all false between calls).
+    queued: Vec<bool>,
+    queue: VecDeque<usize>,
+    /// Rotations since the last [`Tour::commit`]: (start, end, left shift).
+    log: Vec<(usize, usize, usize)>,
+}
+
+impl Tour {
+    /// The tour depot → `order` → depot.
+    pub(crate) fn new(depot: usize, order: &[usize]) -> Self {
+        let t: Vec<usize> = std::iter::once(depot)
+            .chain(order.iter().copied())
+            .collect();
+        let mut pos = vec![0; t.len()];
+        for (i, &v) in t.iter().enumerate() {
+            pos[v] = i;
+        }
+        Tour {
+            queued: vec![false; t.len()],
+            t,
+            pos,
+            queue: VecDeque::new(),
+            log: Vec::new(),
+        }
+    }
+
+    /// Number of nodes, the depot included.
+    fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// The node at position k, cyclically (position len() is the depot).
+    #[inline]
+    fn at(&self, k: usize) -> usize {
+        self.t[k % self.t.len()]
+    }
+
+    /// The requests in order (the depot left out).
+    pub(crate) fn order(&self) -> &[usize] {
+        &self.t[1..]
+    }
+
+    /// Rotates positions `range` left by `k`, keeping positions current.
+    pub(crate) fn rotate(&mut self, range: std::ops::Range<usize>, k: usize) {
+        self.t[range.clone()].rotate_left(k);
+        for i in range.clone() {
+            self.pos[self.t[i]] = i;
+        }
+        self.log.push((range.start, range.end, k));
+    }
+
+    /// Forgets the logged rotations: they stay.
+    pub(crate) fn commit(&mut self) {
+        self.log.clear();
+    }
+
+    /// Undoes every rotation since the last [`Tour::commit`].
+    pub(crate) fn undo(&mut self) {
+        while let Some((a, b, k)) = self.log.pop() {
+            self.t[a..b].rotate_right(k);
+            for i in a..b {
+                self.pos[self.t[i]] = i;
+            }
+        }
+    }
+
+    fn enqueue(&mut self, w: usize) {
+        if !self.queued[w] {
+            self.queued[w] = true;
+            self.queue.push_back(w);
+        }
+    }
+
+    fn dequeue(&mut self) -> Option<usize> {
+        let w = self.queue.pop_front()?;
+        self.queued[w] = false;
+        Some(w)
+    }
+}
+
+/// Improves the tour until no Or-opt move helps; returns the gain (the sum
+/// of the moves' savings). With `focus`, only runs starting at those nodes
+/// and at nodes next to a change are tried (after a local change such as a
+/// kick); without, every node, in rounds until a whole round moves nothing.
 pub(crate) fn or_opt(
     d: &Dense,
     near: &Neighbours,
-    order: &mut Vec<usize>,
+    tour: &mut Tour,
     focus: Option<&[usize]>,
 ) -> f64 {
-    let n = order.len();
+    let nodes = tour.len();
+    let n = nodes - 1;
     if n < 2 {
         return 0.0;
     }
-    let nodes = n + 1;
     let (preds, succs) = (&near.preds, &near.succs);
-
-    // The tour as a cycle through the depot at index 0.
-    let mut tour: Vec<usize> = std::iter::once(d.depot())
-        .chain(order.iter().copied())
-        .collect();
-    let mut pos = vec![0; nodes];
-    // Re-records the positions of tour[range] after a move.
-    let reindex = |tour: &[usize], pos: &mut [usize], range: std::ops::Range<usize>| {
-        for i in range {
-            pos[tour[i]] = i;
-        }
-    };
-    reindex(&tour, &mut pos, 0..nodes);
     let mut gain_total = 0.0;
     // Nodes whose segments may still move: all at first, then only those
     // next to a change (the "don't look bits" of Bentley's 2-opt). A move
     // can also open one for a node far away, so rounds repeat over every
     // node until one makes no move: the result is a true Or-opt optimum.
-    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    let mut queued = vec![false; nodes];
     let mut moved = focus.is_none();
     for &w in focus.unwrap_or(&[]) {
-        if w != d.depot() && !queued[w] {
-            queued[w] = true;
-            queue.push_back(w);
+        if w != d.depot() {
+            tour.enqueue(w);
         }
     }
-    while moved || !queue.is_empty() {
-        let Some(v) = queue.pop_front() else {
+    while moved || !tour.queue.is_empty() {
+        let Some(v) = tour.dequeue() else {
             moved = false;
-            for &w in &tour[1..] {
-                queued[w] = true;
-                queue.push_back(w);
+            for k in 1..nodes {
+                let w = tour.t[k];
+                tour.enqueue(w);
             }
             continue;
         };
-        queued[v] = false;
-        let i = pos[v];
+        let i = tour.pos[v];
         for run in 1..=MAX_RUN.min(n) {
             if i + run > nodes {
                 break;
             }
-            let first = tour[i];
-            let last = tour[i + run - 1];
-            let prev = tour[i - 1];
-            let next = tour[(i + run) % nodes];
+            let first = tour.t[i];
+            let last = tour.t[i + run - 1];
+            let prev = tour.t[i - 1];
+            let next = tour.at(i + run);
             let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
-            let inside = |v: usize| pos[v] >= i && pos[v] < i + run;
+            let inside = |v: usize| tour.pos[v] >= i && tour.pos[v] < i + run;
             let mut best: Option<(f64, usize)> = None;
             let edges = preds[first].iter().copied().chain(
                 succs[last]
                     .iter()
-                    .map(|&b| tour[(pos[b] + nodes - 1) % nodes]),
+                    .map(|&b| tour.at(tour.pos[b] + nodes - 1)),
             );
             for a in edges {
                 if inside(a) || a == prev {
                     continue;
                 }
-                let b = tour[(pos[a] + 1) % nodes];
+                let b = tour.at(tour.pos[a] + 1);
                 if inside(b) {
                     continue;
                 }
@@ -224,104 +295,85 @@ pub(crate) fn or_opt(
             }
             if let Some((delta, a)) = best {
                 gain_total -= delta;
-                let b = tour[(pos[a] + 1) % nodes];
-                for w in tour[i..i + run].iter().copied().chain([prev, next, a, b]) {
-                    if !queued[w] && w != d.depot() {
-                        queued[w] = true;
-                        queue.push_back(w);
+                let b = tour.at(tour.pos[a] + 1);
+                for k in i..i + run {
+                    let w = tour.t[k];
+                    tour.enqueue(w);
+                }
+                for w in [prev, next, a, b] {
+                    if w != d.depot() {
+                        tour.enqueue(w);
                     }
                 }
                 // Move the run to just after `a` by rotating only the stretch
                 // between them: O(distance), not O(n) as a remove and insert.
-                let span = if pos[a] < i {
-                    let span = pos[a] + 1..i + run;
-                    tour[span.clone()].rotate_right(run);
-                    span
+                let pa = tour.pos[a];
+                if pa < i {
+                    tour.rotate(pa + 1..i + run, i + run - (pa + 1) - run);
                 } else {
-                    let span = i..pos[a] + 1;
-                    tour[span.clone()].rotate_left(run);
-                    span
-                };
-                reindex(&tour, &mut pos, span);
+                    tour.rotate(i..pa + 1, run);
+                }
                 moved = focus.is_none();
                 break;
             }
         }
     }
-    order.clear();
-    order.extend(tour[1..].iter().copied());
     gain_total
 }
 
-/// Improves `order` in place by Or-3opt segment swaps until none helps;
-/// returns the gain. A swap cuts the tour (depot first and last) as
-/// A B C D and reconnects it as A C B D, reversing nothing: the new edges
-/// a→c₀ and c₁→b₀ are drawn from the neighbour lists (c₀ among a's
-/// cheapest successors, c₁ among b₀'s cheapest predecessors), the third
-/// b₁→d closes the gap. This moves segments of any length, which Or-opt
-/// (runs of at most three) cannot. With `focus`, only cuts after those
-/// nodes and after nodes next to a change are tried (after a kick);
-/// without, every cut, in rounds until one moves nothing.
+/// Improves the tour by Or-3opt segment swaps until none helps; returns
+/// the gain. A swap cuts the tour (depot first and last) as A B C D and
+/// reconnects it as A C B D, reversing nothing: the new edges a→c₀ and
+/// c₁→b₀ are drawn from the neighbour lists (c₀ among a's cheapest
+/// successors, c₁ among b₀'s cheapest predecessors), the third b₁→d closes
+/// the gap. This moves segments of any length, which Or-opt (runs of at
+/// most three) cannot. With `focus`, only cuts after those nodes and after
+/// nodes next to a change are tried (after a kick); without, every cut, in
+/// rounds until one moves nothing.
 pub(crate) fn or_3opt(
     d: &Dense,
     near: &Neighbours,
-    order: &mut Vec<usize>,
+    tour: &mut Tour,
     focus: Option<&[usize]>,
 ) -> f64 {
-    let n = order.len();
-    if n < 3 {
+    let nodes = tour.len();
+    if nodes < 4 {
         return 0.0;
     }
-    let nodes = n + 1;
-    // t[0] and t[nodes] are the depot.
-    let mut t: Vec<usize> = std::iter::once(d.depot())
-        .chain(order.iter().copied())
-        .chain(std::iter::once(d.depot()))
-        .collect();
-    let mut pos = vec![0usize; nodes];
-    for (i, &v) in t.iter().enumerate().take(nodes) {
-        pos[v] = i;
-    }
     let mut gain = 0.0;
-    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    let mut queued = vec![false; nodes];
     let mut moved = focus.is_none();
     for &w in focus.unwrap_or(&[]) {
-        if !queued[w] {
-            queued[w] = true;
-            queue.push_back(w);
-        }
+        tour.enqueue(w);
     }
-    while moved || !queue.is_empty() {
-        let Some(a) = queue.pop_front() else {
+    while moved || !tour.queue.is_empty() {
+        let Some(a) = tour.dequeue() else {
             moved = false;
-            for &w in &t[..nodes] {
-                queued[w] = true;
-                queue.push_back(w);
+            for k in 0..nodes {
+                let w = tour.t[k];
+                tour.enqueue(w);
             }
             continue;
         };
-        queued[a] = false;
-        let p = pos[a];
+        let p = tour.pos[a];
         if p + 2 >= nodes {
             continue;
         }
-        let b0 = t[p + 1];
+        let b0 = tour.t[p + 1];
         let cut_ab = d.cost(a, b0);
         let mut best: Option<(f64, usize, usize)> = None;
         for &c0 in &near.succs[a] {
-            let q = pos[c0];
+            let q = tour.pos[c0];
             if c0 == d.depot() || q <= p + 1 {
                 continue;
             }
-            let b1 = t[q - 1];
+            let b1 = tour.t[q - 1];
             let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
             for &c1 in &near.preds[b0] {
-                let r = pos[c1] + 1;
+                let r = tour.pos[c1] + 1;
                 if c1 == d.depot() || r <= q {
                     continue;
                 }
-                let after = t[r];
+                let after = tour.at(r);
                 let delta = opened + d.cost(c1, b0) + d.cost(b1, after) - d.cost(c1, after);
                 if delta < -EPS && best.is_none_or(|(bd, _, _)| delta < bd) {
                     best = Some((delta, q, r));
@@ -329,48 +381,45 @@ pub(crate) fn or_3opt(
             }
         }
         if let Some((delta, q, r)) = best {
-            let (b1, c1) = (t[q - 1], t[r - 1]);
-            t[p + 1..r].rotate_left(q - (p + 1));
-            for (i, &v) in t.iter().enumerate().take(r).skip(p + 1) {
-                pos[v] = i;
-            }
+            let (b1, c1) = (tour.t[q - 1], tour.t[r - 1]);
+            tour.rotate(p + 1..r, q - (p + 1));
             gain -= delta;
             moved = focus.is_none();
             // The cuts whose edges changed: after a, b₁ and c₁.
             for w in [a, b1, c1] {
-                if !queued[w] {
-                    queued[w] = true;
-                    queue.push_back(w);
-                }
+                tour.enqueue(w);
             }
         }
     }
-    order.clear();
-    order.extend(t[1..nodes].iter().copied());
     gain
 }
 
 /// Or-opt and Or-3opt from the nodes in `focus` (a kick's endpoints) until
-/// neither improves `order`; returns the gain.
-pub(crate) fn repair(d: &Dense, near: &Neighbours, order: &mut Vec<usize>, focus: &[usize]) -> f64 {
-    let mut gain = or_opt(d, near, order, Some(focus));
+/// neither improves the tour; returns the gain.
+pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usize]) -> f64 {
+    let mut gain = or_opt(d, near, tour, Some(focus));
     loop {
-        let swapped = or_3opt(d, near, order, Some(focus));
+        let swapped = or_3opt(d, near, tour, Some(focus));
         if swapped <= EPS {
             return gain + swapped;
         }
-        gain += swapped + or_opt(d, near, order, Some(focus));
+        gain += swapped + or_opt(d, near, tour, Some(focus));
     }
 }
 
 /// Or-opt and Or-3opt in turn until neither improves `order`; returns the gain.
 pub(crate) fn reversal_free(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
-    let mut gain = or_opt(d, near, order, None);
+    let mut tour = Tour::new(d.depot(), order);
+    let mut gain = or_opt(d, near, &mut tour, None);
     loop {
-        let swapped = or_3opt(d, near, order, None);
+        let swapped = or_3opt(d, near, &mut tour, None);
         if swapped <= EPS {
-            return gain + swapped;
+            gain += swapped;
+            break;
         }
-        gain += swapped + or_opt(d, near, order, None);
+        gain += swapped + or_opt(d, near, &mut tour, None);
     }
+    order.clear();
+    order.extend_from_slice(tour.order());
+    gain
 }
