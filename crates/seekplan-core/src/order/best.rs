@@ -96,7 +96,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
             let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
             seeds.push(bnb::plan_with(&d, incumbent.map(Vec::as_slice), options).0);
         } else if n <= SPARSE_PATCH_LIMIT || problem.is_matrix() {
-            seeds.extend(patch::plan_with(&d));
+            seeds.extend(patch::plan_with(problem, &d));
         }
         let mut ranked: Vec<(f64, Vec<usize>)> =
             seeds.into_iter().map(|s| (d.tour(&s), s)).collect();

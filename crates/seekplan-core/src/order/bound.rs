@@ -6,7 +6,7 @@
 //! the two here.
 
 use super::{Head, Problem};
-use crate::atsp::{assignment, sparse_assignment};
+use crate::atsp::assignment;
 
 /// Largest batch whose bound is computed on the stored (n + 1)² costs,
 /// 32 MB and well under a second at 2,048 requests; beyond it explicit
@@ -23,15 +23,7 @@ pub(crate) fn lower_bound(problem: &Problem) -> Option<f64> {
             return None;
         }
         let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
-        let cost = |i: usize, j: usize| {
-            let head = if i == n { Head::Start } else { Head::After(i) };
-            if j == n {
-                problem.finish(head)
-            } else {
-                problem.locate(head, j)
-            }
-        };
-        return sparse_assignment(n + 1, cost).map(|a| a.total + reads);
+        return problem.positioning_assignment().map(|a| a.total + reads);
     }
     let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
     if n == 0 {

@@ -16,9 +16,11 @@ use crate::{Error, Result};
 /// 128 MB at 4,000.
 pub(crate) const DENSE_LIMIT: usize = 4_000;
 
-/// The PATCH order for the costs `d`, or `None` when the sparse solver
-/// finds no assignment on its candidate graph (see [`sparse_assignment`]).
-pub(crate) fn plan_with(d: &Dense) -> Option<Vec<usize>> {
+/// The PATCH order for `problem`'s costs `d`, or `None` when the sparse
+/// solver finds no assignment on its candidate graph (see
+/// [`sparse_assignment`]). On explicit matrices the sparse assignment is the
+/// problem's own (shared with the lower bound).
+pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Option<Vec<usize>> {
     let n = d.len();
     if n == 0 {
         return Some(Vec::new());
@@ -30,7 +32,11 @@ pub(crate) fn plan_with(d: &Dense) -> Option<Vec<usize>> {
         patch(&mut succ, |i, j| cost[i * m + j]);
         succ
     } else {
-        let mut succ = sparse_assignment(m, |i, j| d.cost(i, j))?.succ;
+        let mut succ = if problem.is_matrix() {
+            problem.positioning_assignment()?.succ.clone()
+        } else {
+            sparse_assignment(m, |i, j| d.cost(i, j))?.succ
+        };
         patch(&mut succ, |i, j| d.cost(i, j));
         succ
     };
@@ -47,7 +53,7 @@ impl Orderer for Patch {
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
-        plan_with(&Dense::new(problem))
+        plan_with(problem, &Dense::new(problem))
             .map(Plan::locate)
             .ok_or_else(|| Error::Unsupported {
                 algo: "patch".into(),

@@ -2,8 +2,10 @@
 //! the head must end. Schedulers read costs from here; the costs come from a
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
+use crate::atsp::{sparse_assignment, Assignment};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::{Error, Result};
+use std::sync::OnceLock;
 
 /// Where the head is before a move: at the start position or after a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,9 @@ enum Source<'a> {
 /// A batch of requests to order on one device.
 pub struct Problem<'a> {
     source: Source<'a>,
+    /// The sparse assignment of the positioning costs, once computed: the
+    /// lower bound and PATCH both need it on large matrices.
+    assignment: OnceLock<Option<Assignment>>,
 }
 
 impl<'a> Problem<'a> {
@@ -75,6 +80,7 @@ impl<'a> Problem<'a> {
                 start,
                 end,
             },
+            assignment: OnceLock::new(),
         })
     }
 
@@ -100,6 +106,7 @@ impl<'a> Problem<'a> {
                 start,
                 end,
             },
+            assignment: OnceLock::new(),
         })
     }
 
@@ -127,6 +134,27 @@ impl<'a> Problem<'a> {
     /// Whether the costs come from an explicit matrix (no drive model).
     pub fn is_matrix(&self) -> bool {
         matches!(self.source, Source::Matrix { .. })
+    }
+
+    /// The optimal assignment of the positioning costs over the requests
+    /// and the start/end depot (node n): each node's successor, from the
+    /// sparse solver checked against every cost. Computed on first use and
+    /// kept: the lower bound and PATCH share it. `None` when the sparse
+    /// solver finds none (see [`sparse_assignment`]).
+    pub(crate) fn positioning_assignment(&self) -> Option<&Assignment> {
+        self.assignment
+            .get_or_init(|| {
+                let n = self.len();
+                let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
+                sparse_assignment(n + 1, |i, j| {
+                    if j == n {
+                        self.finish(head(i))
+                    } else {
+                        self.locate(head(i), j)
+                    }
+                })
+            })
+            .as_ref()
     }
 
     /// Seconds to position from `head` to the start of request `j`.
