@@ -48,6 +48,21 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
+    fn a_finished_branch_and_bound_is_the_optimum_and_its_own_bound(
+        n in 2usize..9,
+        raw in proptest::collection::vec(any::<u32>(), 64),
+        end in any::<bool>(),
+    ) {
+        let m = matrix(n, &raw);
+        let problem = Problem::matrix(&m, 0, end.then_some(n - 1)).unwrap();
+        let optimum = common::brute_force(&problem);
+        let s = run_with(&problem, Algorithm::Bnb, &with_bound()).unwrap();
+        prop_assert!((s.total_s - optimum).abs() < 1e-9, "bnb {} optimum {optimum}", s.total_s);
+        prop_assert_eq!(s.lower_bound_s, Some(s.total_s));
+        prop_assert_eq!(s.gap, Some(0.0));
+    }
+
+    #[test]
     fn patch_and_the_bound_bracket_the_optimum(
         n in 2usize..8,
         raw in proptest::collection::vec(any::<u32>(), 64),

@@ -58,19 +58,22 @@ impl Orderer for Best {
     }
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
-        let best = schedule(problem, options)?;
+        let (best, optimal) = schedule(problem, options)?;
         Ok(Plan {
             order: best.order,
             moves: best.moves,
+            optimal: optimal && problem.is_matrix(),
         })
     }
 }
 
-/// The best schedule seekplan can find for `problem`.
-fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
+/// The best schedule seekplan can find for `problem`, and whether an exact
+/// search (OPT, or BNB finishing) proved no locate order cheaper.
+fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
     let n = problem.len();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
+    let mut proven = n <= opt::OPT_LIMIT;
     let mpscan_scans = (geometric && n <= MPSCAN_LIMIT).then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
         candidates.push((opt::plan(problem)?, Moves::Locate));
@@ -94,7 +97,9 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
             // tour and from the cheapest constructive seed, so it is never
             // worse than either (PATCH is its root's first incumbent).
             let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
-            seeds.push(bnb::plan_with(&d, incumbent.map(Vec::as_slice), options).0);
+            let (order, optimal) = bnb::plan_with(&d, incumbent.map(Vec::as_slice), options);
+            proven = optimal;
+            seeds.push(order);
         } else if n <= SPARSE_PATCH_LIMIT || problem.is_matrix() {
             seeds.extend(patch::plan_with(problem, &d));
         }
@@ -137,5 +142,5 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Schedule> {
             best = Some(s);
         }
     }
-    Ok(best.expect("at least one candidate"))
+    Ok((best.expect("at least one candidate"), proven))
 }

@@ -79,8 +79,10 @@ impl Orderer for Bnb {
                 limit: BNB_LIMIT,
             });
         }
-        Ok(Plan::locate(
-            plan_with(&Dense::new(problem), None, options).0,
-        ))
+        let (order, optimal) = plan_with(&Dense::new(problem), None, options);
+        Ok(Plan {
+            optimal: optimal && problem.is_matrix(),
+            ..Plan::locate(order)
+        })
     }
 }

@@ -86,11 +86,12 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
         });
     }
     let plan = algo.imp().plan(problem, options)?;
+    let plan_optimal = plan.optimal;
     let schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
-    let bound = if options.bound {
-        bound::lower_bound(problem)
-    } else {
-        None
+    let bound = match (options.bound, plan_optimal) {
+        (false, _) => None,
+        (true, true) => Some(schedule.total_s),
+        (true, false) => bound::lower_bound(problem),
     };
     Ok(schedule.with_bound(bound))
 }

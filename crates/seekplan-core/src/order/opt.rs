@@ -41,6 +41,9 @@ impl Orderer for Opt {
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
-        plan(problem).map(Plan::locate)
+        Ok(Plan {
+            optimal: problem.is_matrix(),
+            ..Plan::locate(plan(problem)?)
+        })
     }
 }

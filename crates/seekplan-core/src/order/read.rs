@@ -33,6 +33,7 @@ impl Orderer for Read {
         Ok(Plan {
             order: plan(problem),
             moves: Moves::ReadThrough,
+            optimal: false,
         })
     }
 }

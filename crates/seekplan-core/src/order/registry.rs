@@ -12,6 +12,10 @@ pub(crate) struct Plan {
     pub(crate) order: Vec<usize>,
     /// How the head moves between consecutive requests.
     pub(crate) moves: Moves,
+    /// The algorithm proved no order cheaper, on an explicit matrix (where
+    /// no move can read through instead of locating, so the proof covers
+    /// every schedule): its total is then the problem's lower bound.
+    pub(crate) optimal: bool,
 }
 
 impl Plan {
@@ -20,6 +24,7 @@ impl Plan {
         Plan {
             order,
             moves: Moves::Locate,
+            optimal: false,
         }
     }
 }

@@ -52,7 +52,9 @@ pub struct Schedule {
     /// How the head moved between requests.
     pub moves: Moves,
     /// A certified lower bound on the total of any schedule of the same
-    /// problem (the assignment bound plus the reads), when computed.
+    /// problem (the assignment bound plus the reads), when computed; on an
+    /// explicit matrix whose order an exact search (OPT, or BNB finishing)
+    /// proved optimal, that order's own total.
     pub lower_bound_s: Option<f64>,
     /// `total_s / lower_bound_s − 1`: at most this far from optimal.
     pub gap: Option<f64>,
