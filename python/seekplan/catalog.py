@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -40,11 +39,6 @@ class SerpentineParams(BaseModel):
     track_change_s: float = Field(ge=0)
     locate_overhead_s: float = Field(ge=0)
     turn_s: float = Field(ge=0)
-
-
-def _serpentine(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
-    spec = json.dumps(params.model_dump())
-    return _core.Drive.serpentine(spec, track_starts, capacity)
 
 
 class Line(BaseModel):
@@ -80,29 +74,6 @@ class FourRegionParams(BaseModel):
     rewind: Line
 
 
-def _no_layout(kind: str, track_starts: list[int] | None) -> None:
-    if track_starts is not None:
-        raise ValueError(f"the {kind} model takes no track starts")
-
-
-def _helical(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
-    _no_layout("helical", track_starts)
-    return _core.helical_drive(json.dumps(params.model_dump()), True)
-
-
-def _four_region(params: BaseModel, track_starts: list[int] | None, capacity: int | None) -> Any:
-    _no_layout("four_region", track_starts)
-    return _core.four_region_drive(json.dumps(params.model_dump()), True)
-
-
-#: models whose core drive reads through short seeks; the raw constructor
-#: gives the drive as a seek measurement sees it (no read-through shortcut)
-RAW_CONSTRUCTORS: dict[str, Callable[[str, bool], Any]] = {
-    "helical": _core.helical_drive,
-    "four_region": _core.four_region_drive,
-}
-
-
 class LtoParams(BaseModel):
     """Figures of the LTO wrap/LPOS model (docs/lto.md)."""
 
@@ -124,18 +95,13 @@ class LtoParams(BaseModel):
     turn_s: float = Field(ge=0)
 
 
-def _lto(params: BaseModel, eowp: list[int] | None, capacity: int | None) -> Any:
-    # An LTO tape's layout is its end-of-wrap list (passed where a serpentine
-    # tape passes its track starts); its last entry fixes the capacity.
-    return _core.lto_drive(json.dumps(params.model_dump()), eowp)
-
-
-#: model name -> (schema of its params, constructor of its core Drive)
-MODELS: dict[str, tuple[type[BaseModel], Callable[..., Any]]] = {
-    "serpentine": (SerpentineParams, _serpentine),
-    "helical": (HelicalParams, _helical),
-    "four_region": (FourRegionParams, _four_region),
-    "lto": (LtoParams, _lto),
+#: model name -> schema of its params; the core builds the drive from the
+#: same name (``model::ModelSpec``), so a model is one row here and one there
+MODELS: dict[str, type[BaseModel]] = {
+    "serpentine": SerpentineParams,
+    "helical": HelicalParams,
+    "four_region": FourRegionParams,
+    "lto": LtoParams,
 }
 
 
@@ -272,14 +238,14 @@ class DriveEntry(BaseModel):
             return self
         if self.model not in MODELS:
             raise ValueError(f"unknown model {self.model!r}; known: {', '.join(sorted(MODELS))}")
-        MODELS[self.model][0].model_validate(self.params)
+        MODELS[self.model].model_validate(self.params)
         return self
 
     def typed_params(self) -> BaseModel:
         """The params validated by the drive's model schema."""
         if self.model is None:
             raise SeekplanError(f"drive {self.title!r} has mechanics only, no locate model")
-        return MODELS[self.model][0].model_validate(self.params)
+        return MODELS[self.model].model_validate(self.params)
 
 
 def _validation_message(where: str, err: ValidationError) -> str:
@@ -377,9 +343,11 @@ def make_drive(
     capacity: int | None = None,
     devices: str | Path | None = None,
     cost: str = "drive",
+    read_through: bool = True,
 ) -> Any:
     """A cost model for drive ``name`` with a nominal or a given tape layout;
-    ``cost="cta"`` times its locates by CTA's heuristic (LTO drives only)."""
+    ``cost="cta"`` times its locates by CTA's heuristic (LTO drives only);
+    ``read_through=False`` gives the drive as a seek measurement sees it."""
     entry = drive_entry(name, devices)
     if entry.model is None:
         raise SeekplanError(
@@ -396,7 +364,10 @@ def make_drive(
     try:
         if cost == "cta":
             return _core.cta_drive(json.dumps(entry.typed_params().model_dump()), track_starts)
-        return MODELS[entry.model][1](entry.typed_params(), track_starts, capacity)
+        # An LTO tape's layout is its end-of-wrap list (passed where a
+        # serpentine tape passes its track starts); its last entry fixes the capacity.
+        spec = json.dumps({"model": entry.model, "params": entry.typed_params().model_dump()})
+        return _core.Drive.catalog(spec, track_starts, capacity, read_through)
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e
 
@@ -404,7 +375,4 @@ def make_drive(
 def measured_drive(name: str, devices: str | Path | None = None) -> Any:
     """Drive ``name`` as a seek measurement sees it: locates always seek
     (no reading through short distances); other models as :func:`make_drive`."""
-    entry = drive_entry(name, devices)
-    if entry.model in RAW_CONSTRUCTORS:
-        return RAW_CONSTRUCTORS[entry.model](json.dumps(entry.typed_params().model_dump()), False)
-    return make_drive(name, devices=devices)
+    return make_drive(name, devices=devices, read_through=False)

@@ -1,5 +1,6 @@
-//! Bindings of the Johnson & Miller drive models: helical and four-region
-//! drives, short-seek crossover, mount/unmount, robot, compression and
+//! Bindings of the Johnson & Miller drive models (the helical and
+//! four-region drives themselves are built by `Drive.catalog`): short-seek
+//! crossover, mount/unmount, robot, compression and
 //! read-delay models. Each function converts JSON specs and calls one core
 //! function.
 
@@ -11,38 +12,11 @@ use seekplan_core::library::mount::MountSpec;
 use seekplan_core::library::robot::RobotSpec;
 use seekplan_core::model::compression::CompressionSpec;
 use seekplan_core::model::read_delay::ReadDelaySpec;
-use seekplan_core::model::{
-    crossover_blocks, Block, FourRegionModel, HelicalModel, ReadThrough, TrackGrid,
-};
+use seekplan_core::model::{crossover_blocks, Block, TrackGrid};
 use serde::de::DeserializeOwned;
 
 fn spec<T: DeserializeOwned>(json: &str, what: &str) -> PyResult<T> {
     serde_json::from_str(json).map_err(|e| PyValueError::new_err(format!("invalid {what}: {e}")))
-}
-
-/// A helical-scan drive from a HelicalSpec JSON; with `read_through`,
-/// short forward seeks read through when that is faster.
-#[pyfunction]
-#[pyo3(signature = (spec_json, read_through=true))]
-fn helical_drive(spec_json: &str, read_through: bool) -> PyResult<Drive> {
-    let model = HelicalModel::new(spec(spec_json, "helical spec")?).map_err(err)?;
-    Ok(if read_through {
-        Drive::new(ReadThrough::new(model))
-    } else {
-        Drive::new(model)
-    })
-}
-
-/// A serpentine drive in Table 3's four-region form from a FourRegionSpec JSON.
-#[pyfunction]
-#[pyo3(signature = (spec_json, read_through=true))]
-fn four_region_drive(spec_json: &str, read_through: bool) -> PyResult<Drive> {
-    let model = FourRegionModel::new(spec(spec_json, "four-region spec")?).map_err(err)?;
-    Ok(if read_through {
-        Drive::new(ReadThrough::new(model))
-    } else {
-        Drive::new(model)
-    })
 }
 
 /// Smallest forward distance in blocks from `block` at which seeking beats
@@ -107,8 +81,6 @@ fn read_delay_throughput(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(helical_drive, m)?)?;
-    m.add_function(wrap_pyfunction!(four_region_drive, m)?)?;
     m.add_function(wrap_pyfunction!(crossover, m)?)?;
     m.add_function(wrap_pyfunction!(four_region_features, m)?)?;
     m.add_function(wrap_pyfunction!(unmount_s, m)?)?;

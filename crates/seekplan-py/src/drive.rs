@@ -3,7 +3,7 @@
 use crate::err;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::model::{Block, CostModel, Extent, SerpentineModel, SerpentineSpec};
+use seekplan_core::model::{Block, CostModel, Extent, ModelSpec, Tape};
 
 /// A drive with a tape mounted: the cost model schedulers consult.
 #[pyclass(frozen)]
@@ -22,19 +22,29 @@ impl Drive {
 
 #[pymethods]
 impl Drive {
-    /// A serpentine drive from its spec (a JSON object of SerpentineSpec
-    /// fields) and optionally a tape's track start addresses and capacity.
+    /// A drive of any catalogued model from its spec (a JSON object
+    /// `{"model": KIND, "params": {...}}`, see `model::ModelSpec`), for a
+    /// tape's layout (serpentine track starts, LTO end-of-wrap list;
+    /// nominal without) and capacity; `read_through=False` gives the drive
+    /// as a seek measurement sees it.
     #[staticmethod]
-    #[pyo3(signature = (spec_json, track_starts=None, capacity=None))]
-    fn serpentine(
+    #[pyo3(signature = (spec_json, layout=None, capacity=None, read_through=true))]
+    fn catalog(
         spec_json: &str,
-        track_starts: Option<Vec<u64>>,
+        layout: Option<Vec<u64>>,
         capacity: Option<u64>,
+        read_through: bool,
     ) -> PyResult<Self> {
-        let spec: SerpentineSpec = serde_json::from_str(spec_json)
+        let spec: ModelSpec = serde_json::from_str(spec_json)
             .map_err(|e| PyValueError::new_err(format!("invalid drive spec: {e}")))?;
-        let model = SerpentineModel::for_tape(spec, track_starts, capacity).map_err(err)?;
-        Ok(Drive::new(model))
+        let tape = Tape {
+            layout,
+            capacity,
+            read_through,
+        };
+        Ok(Drive {
+            model: spec.build(tape).map_err(err)?,
+        })
     }
 
     /// Blocks on the mounted tape.

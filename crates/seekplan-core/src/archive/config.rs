@@ -1,25 +1,43 @@
 //! The configuration of an archive simulation, with the defaults of the
 //! Blue Waters study (section 6.1) and checks that name the bad field.
 
-use super::{Policy, PolicyChoice, Scheme};
+use super::{Policy, PolicyName, Scheme};
 use crate::error::{require_non_negative, require_positive};
 use crate::library::{DriveTiming, Hardware, RobotTiming};
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Which policy the archive uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum PolicyName {
-    /// RAIT for every file.
-    Rait,
-    /// PARALLEL for every file.
-    Parallel,
-    /// VERTICAL for every file.
-    Vertical,
-    /// VERTICAL below `hetero_threshold_bytes`, PARALLEL above.
-    Hetero,
+/// The policy a configuration asks for: one policy for every file, or
+/// HETERO (section 6.3), which picks by file size.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PolicyChoice {
+    /// Every file uses this policy.
+    Single(Policy),
+    /// VERTICAL for files smaller than `threshold` bytes, PARALLEL otherwise.
+    Hetero {
+        /// Size (bytes) from which a file uses PARALLEL.
+        threshold: u64,
+    },
+}
+
+impl PolicyChoice {
+    /// The policies files may use, each once.
+    pub fn policies(&self) -> Vec<Policy> {
+        match *self {
+            PolicyChoice::Single(p) => vec![p],
+            PolicyChoice::Hetero { .. } => vec![Policy::Vertical, Policy::Parallel],
+        }
+    }
+
+    /// The policy used for a file of `bytes`.
+    pub fn for_size(&self, bytes: u64) -> Policy {
+        match *self {
+            PolicyChoice::Single(p) => p,
+            PolicyChoice::Hetero { threshold } if bytes < threshold => Policy::Vertical,
+            PolicyChoice::Hetero { .. } => Policy::Parallel,
+        }
+    }
 }
 
 /// Library, movers, drives and tapes.
@@ -295,11 +313,9 @@ impl Default for ArchiveConfig {
 impl ArchiveConfig {
     /// The policy choice this config makes.
     pub fn choice(&self) -> PolicyChoice {
-        match self.policy {
-            PolicyName::Rait => PolicyChoice::Single(Policy::Rait),
-            PolicyName::Parallel => PolicyChoice::Single(Policy::Parallel),
-            PolicyName::Vertical => PolicyChoice::Single(Policy::Vertical),
-            PolicyName::Hetero => PolicyChoice::Hetero {
+        match self.policy.single() {
+            Some(policy) => PolicyChoice::Single(policy),
+            None => PolicyChoice::Hetero {
                 threshold: self.hetero_threshold_bytes,
             },
         }
@@ -457,18 +473,29 @@ impl ArchiveConfig {
                     format!("must be >= 0, got {}", sh.p),
                 ));
             }
-            if scheme.width() > p.drives_per_mover && self.policy != PolicyName::Vertical {
+            let policies = self.choice().policies();
+            let needs =
+                |policy: &Policy| policy.holds(scheme, self.block_bytes, p.tape_capacity_bytes);
+            let drives = policies
+                .iter()
+                .map(|policy| policy.drives(scheme))
+                .max()
+                .unwrap_or(0);
+            if drives > p.drives_per_mover {
                 return Err(Error::invalid(
                     format!("workload.schemes[{i}]"),
                     format!(
-                        "{scheme} needs {} drives on one mover but a mover has {}",
-                        scheme.width(),
+                        "{scheme} needs {drives} drives on one mover but a mover has {}",
                         p.drives_per_mover
                     ),
                 ));
             }
-            let ram = u64::from(scheme.width()).saturating_mul(self.block_bytes);
-            if self.policy != PolicyName::Vertical && ram > p.mover_ram_bytes {
+            let ram = policies
+                .iter()
+                .map(|policy| needs(policy).0)
+                .max()
+                .unwrap_or(0);
+            if ram > p.mover_ram_bytes {
                 return Err(Error::invalid(
                     "block_bytes",
                     format!(
@@ -477,17 +504,18 @@ impl ArchiveConfig {
                     ),
                 ));
             }
-            let disk = u64::from(sh.y).saturating_mul(p.tape_capacity_bytes);
-            if matches!(self.policy, PolicyName::Vertical | PolicyName::Hetero)
-                && disk > p.mover_disk_bytes
-            {
-                return Err(Error::invalid(
-                    "platform.mover_disk_bytes",
-                    format!(
-                        "VERTICAL {scheme} keeps {disk} bytes of EC on disk, more than {}",
-                        p.mover_disk_bytes
-                    ),
-                ));
+            for policy in &policies {
+                let disk = needs(policy).1;
+                if disk > p.mover_disk_bytes {
+                    return Err(Error::invalid(
+                        "platform.mover_disk_bytes",
+                        format!(
+                            "{} {scheme} keeps {disk} bytes of EC on disk, more than {}",
+                            policy.name().to_uppercase(),
+                            p.mover_disk_bytes
+                        ),
+                    ));
+                }
             }
         }
         if total <= 0.0 || total.is_nan() {

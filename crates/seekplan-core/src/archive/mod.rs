@@ -11,12 +11,12 @@ mod sim;
 mod workload;
 
 pub use config::{
-    table1, ArchiveConfig, Platform, PolicyName, SchedulerParams, SchemeShare, Workload,
+    table1, ArchiveConfig, Platform, PolicyChoice, SchedulerParams, SchemeShare, Workload,
 };
 pub use layout::{
-    phys_bytes, Content, FileSpec, ParallelWriter, Piece, RaitWriter, Record, TapeId, Tapes, Unit,
-    VerticalWriter, Writer,
+    phys_bytes, Content, FileSpec, Layout, ParallelWriter, Piece, Policy, PolicyName, RaitWriter,
+    Record, TapeId, Tapes, Unit, VerticalWriter, Writer,
 };
-pub use scheme::{Policy, PolicyChoice, Scheme};
+pub use scheme::Scheme;
 pub use sim::{simulate, ArchiveMetrics};
 pub use workload::{generate, Generated, Kind, Request};

@@ -20,6 +20,7 @@ mod workload;
 
 pub use cluster_study::{cluster_study, ClusterGain};
 pub use metrics::{fairness, Metrics, Summary};
+pub use registry::Algorithm;
 pub use request::{Class, Request};
 pub use round::{Dir, Round};
 pub use study::{MediaStudy, StudyAxes, MAX_C_REQUESTS};
@@ -45,64 +46,7 @@ pub trait Policy {
     fn run(&self, r: &mut Round);
 }
 
-/// The mixed-media schedulers, by the names users type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Algorithm {
-    /// TPS SCAN/SCAN.
-    TpsScanScan,
-    /// TPS SCAN/[SCAN/CI-OPT(M)].
-    TpsScanCiOpt,
-    /// OPS FAMISH.
-    Famish,
-    /// OPS SCAN/CI-SPTF.
-    CiSptf,
-    /// OPS SCAN/CI-OPT(M).
-    CiOpt,
-    /// OPS SCAN/CLUST-REQ(M).
-    ClustReq,
-    /// OPS SCAN/CLUST-CYL(M|T).
-    ClustCyl,
-    /// Flat SPTF with the C-request guard.
-    Sptf,
-    /// First come, first served.
-    Fcfs,
-    /// Shortest seek time first.
-    Sstf,
-    /// Elevator to the disk's edges.
-    Scan,
-    /// One-way elevator.
-    CScan,
-    /// Elevator reversing at the last request.
-    Look,
-    /// Earliest deadline first.
-    Edf,
-    /// EDF with SCAN among equal deadlines.
-    ScanEdf,
-    /// Group sweeping scheduling.
-    Gss,
-}
-
 impl Algorithm {
-    /// Every algorithm, in the order reports list them.
-    pub const ALL: [Algorithm; 16] = [
-        Algorithm::TpsScanScan,
-        Algorithm::TpsScanCiOpt,
-        Algorithm::Famish,
-        Algorithm::CiSptf,
-        Algorithm::CiOpt,
-        Algorithm::ClustReq,
-        Algorithm::ClustCyl,
-        Algorithm::Sptf,
-        Algorithm::Fcfs,
-        Algorithm::Sstf,
-        Algorithm::Scan,
-        Algorithm::CScan,
-        Algorithm::Look,
-        Algorithm::Edf,
-        Algorithm::ScanEdf,
-        Algorithm::Gss,
-    ];
-
     /// The name users type.
     pub fn name(self) -> &'static str {
         registry::row(self).name

@@ -1,13 +1,14 @@
 //! The mixed-media schedulers as one table: each row names an algorithm,
 //! says what it is, and composes it from the shared machinery (the flat
 //! guarded queue of `flat.rs`, the sweep of `sweep.rs`, or a policy of its
-//! own). Adding an algorithm is one row here (plus one file if it needs new
-//! machinery) and its variant in [`Algorithm`].
+//! own). Adding an algorithm is one row of [`algorithms!`] here (plus one
+//! file if it needs new machinery); [`Algorithm`] and its `ALL` list are
+//! generated from the rows.
 
 use super::flat::{flat, Rule};
 use super::round::Round;
 use super::sweep::{sweep, Grouping};
-use super::{famish, gss, Algorithm, MediaConfig, Policy};
+use super::{famish, gss, MediaConfig, Policy};
 
 /// How a composed algorithm serves a round.
 #[derive(Clone, Copy, Debug)]
@@ -75,16 +76,47 @@ fn flat_rule(rule: Rule) -> Box<dyn Policy> {
     composed(Plan::Flat(rule), 0.0)
 }
 
-/// Every algorithm, in the order reports list them.
-pub const ROWS: [Row; 16] = [
-    Row {
-        algo: Algorithm::TpsScanScan,
+/// Declares [`Algorithm`] (one variant per row, with its doc), its `ALL`
+/// list in report order, and [`ROWS`], the row behind each variant.
+macro_rules! algorithms {
+    ($($(#[doc = $doc:literal])+ $variant:ident {
+        name: $name:expr,
+        description: $description:expr,
+        build: $build:expr $(,)?
+    },)+) => {
+        /// The mixed-media schedulers, by the names users type.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Algorithm {
+            $($(#[doc = $doc])+ $variant,)+
+        }
+
+        impl Algorithm {
+            /// Every algorithm, in the order reports list them.
+            pub const ALL: [Algorithm; [$(stringify!($variant)),+].len()] =
+                [$(Algorithm::$variant),+];
+        }
+
+        /// Every algorithm, in the order reports list them.
+        pub const ROWS: [Row; Algorithm::ALL.len()] = [
+            $(Row {
+                algo: Algorithm::$variant,
+                name: $name,
+                description: $description,
+                build: $build,
+            },)+
+        ];
+    };
+}
+
+algorithms! {
+    /// TPS SCAN/SCAN.
+    TpsScanScan {
         name: "tps-scan-scan",
         description: "TPS SCAN/SCAN: every C-request in one SCAN, then a SCAN of D-requests",
         build: |_| composed(Plan::TwoPhase(Grouping::Requests { max: 1 }), 0.0),
     },
-    Row {
-        algo: Algorithm::TpsScanCiOpt,
+    /// TPS SCAN/[SCAN/CI-OPT(M)].
+    TpsScanCiOpt {
         name: "tps-ci-opt",
         description: "TPS SCAN/[SCAN/CI-OPT(M)]: C-requests first, then D-requests by CI-OPT",
         build: |c| {
@@ -92,20 +124,20 @@ pub const ROWS: [Row; 16] = [
             composed(Plan::TwoPhase(g), opt6(c))
         },
     },
-    Row {
-        algo: Algorithm::Famish,
+    /// OPS FAMISH.
+    Famish {
         name: "famish",
         description: "OPS FAMISH: D-requests in arrival order slotted into the C-request SCAN",
         build: |_| Box::new(famish::Famish),
     },
-    Row {
-        algo: Algorithm::CiSptf,
+    /// OPS SCAN/CI-SPTF.
+    CiSptf {
         name: "ci-sptf",
         description: "OPS SCAN/CI-SPTF: each C-interval's D-requests shortest positioning first",
         build: |_| composed(Plan::Sweep(Grouping::IntervalSptf), 0.0),
     },
-    Row {
-        algo: Algorithm::CiOpt,
+    /// OPS SCAN/CI-OPT(M).
+    CiOpt {
         name: "ci-opt",
         description:
             "OPS SCAN/CI-OPT(M): each C-interval's D-requests (halved to <= M) in optimal order",
@@ -116,8 +148,8 @@ pub const ROWS: [Row; 16] = [
             )
         },
     },
-    Row {
-        algo: Algorithm::ClustReq,
+    /// OPS SCAN/CLUST-REQ(M).
+    ClustReq {
         name: "clust-req",
         description: "OPS SCAN/CLUST-REQ(M): the next M D-requests in optimal order",
         build: |c| {
@@ -127,8 +159,8 @@ pub const ROWS: [Row; 16] = [
             )
         },
     },
-    Row {
-        algo: Algorithm::ClustCyl,
+    /// OPS SCAN/CLUST-CYL(M|T).
+    ClustCyl {
         name: "clust-cyl",
         description:
             "OPS SCAN/CLUST-CYL(M|T): up to M D-requests within T cylinders, optimal order",
@@ -140,44 +172,44 @@ pub const ROWS: [Row; 16] = [
             composed(Plan::Sweep(g), opt6(c))
         },
     },
-    Row {
-        algo: Algorithm::Sptf,
+    /// Flat SPTF with the C-request guard.
+    Sptf {
         name: "sptf",
         description: "Flat SPTF over C- and D-requests with the C-request guard",
         build: |_| flat_rule(Rule::Sptf),
     },
-    Row {
-        algo: Algorithm::Fcfs,
+    /// First come, first served.
+    Fcfs {
         name: "fcfs",
         description: "First come, first served",
         build: |_| flat_rule(Rule::Fcfs),
     },
-    Row {
-        algo: Algorithm::Sstf,
+    /// Shortest seek time first.
+    Sstf {
         name: "sstf",
         description: "Shortest seek distance first, over C- and D-requests alike",
         build: |_| flat_rule(Rule::Sstf),
     },
-    Row {
-        algo: Algorithm::Scan,
+    /// Elevator to the disk's edges.
+    Scan {
         name: "scan",
         description: "Elevator travelling to the disk's edge before reversing",
         build: |_| flat_rule(Rule::Scan),
     },
-    Row {
-        algo: Algorithm::CScan,
+    /// One-way elevator.
+    CScan {
         name: "c-scan",
         description: "One-way elevator upwards, returning to the lowest waiting request",
         build: |_| flat_rule(Rule::CScan),
     },
-    Row {
-        algo: Algorithm::Look,
+    /// Elevator reversing at the last request.
+    Look {
         name: "look",
         description: "Elevator reversing at the last request in its direction",
         build: |_| flat_rule(Rule::Look),
     },
-    Row {
-        algo: Algorithm::Edf,
+    /// Earliest deadline first.
+    Edf {
         name: "edf",
         description: "Earliest deadline first (D-requests due d_deadline_s after arrival)",
         build: |c| {
@@ -186,8 +218,8 @@ pub const ROWS: [Row; 16] = [
             })
         },
     },
-    Row {
-        algo: Algorithm::ScanEdf,
+    /// EDF with SCAN among equal deadlines.
+    ScanEdf {
         name: "scan-edf",
         description: "EDF with deadlines rounded to round ends, ties served by SCAN",
         build: |c| {
@@ -197,8 +229,8 @@ pub const ROWS: [Row; 16] = [
             })
         },
     },
-    Row {
-        algo: Algorithm::Gss,
+    /// Group sweeping scheduling.
+    Gss {
         name: "gss",
         description: "Group sweeping scheduling with gss_groups groups",
         build: |c| {
@@ -207,7 +239,7 @@ pub const ROWS: [Row; 16] = [
             })
         },
     },
-];
+}
 
 /// The row of `algo`.
 pub fn row(algo: Algorithm) -> &'static Row {

@@ -12,6 +12,7 @@ pub mod lto;
 pub mod matrix;
 pub mod position;
 pub mod read_delay;
+pub mod registry;
 pub mod serpentine;
 pub mod short_seek;
 
@@ -23,6 +24,7 @@ pub use linear::LinearModel;
 pub use lto::{LtoModel, LtoSpec, WrapPosition};
 pub use matrix::{CostMatrix, CsvMatrixReader};
 pub use position::{AlongBound, LocatePos, Pos, PosCosts, PosJob};
+pub use registry::{ModelSpec, Tape};
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
 pub use short_seek::{crossover_blocks, ReadThrough};
 

@@ -7,6 +7,7 @@
 
 use super::types::{largest_fit, Blocks};
 use super::types::{phys_bytes, Content, FileSpec, Piece, Record, TapeId, Tapes, Unit};
+use super::writer::Layout;
 use crate::archive::Scheme;
 use crate::{Error, Result};
 
@@ -82,8 +83,27 @@ impl Chunks {
 }
 
 impl ParallelWriter {
+    fn fresh_all(&mut self, tapes: &mut Tapes) {
+        self.slots = (0..self.scheme.width())
+            .map(|_| (tapes.fresh(), 0))
+            .collect();
+    }
+}
+
+impl Layout for ParallelWriter {
+    const NAME: &'static str = "parallel";
+    const BLOCKS: bool = true;
+
+    fn drives(scheme: Scheme) -> u32 {
+        scheme.width()
+    }
+
+    fn holds(scheme: Scheme, block: u64, _tape_capacity: u64) -> (u64, u64) {
+        (u64::from(scheme.width()).saturating_mul(block), 0)
+    }
+
     /// A writer for `scheme` with block size `block`.
-    pub fn new(scheme: Scheme, block: u64) -> Self {
+    fn new(scheme: Scheme, block: u64) -> Self {
         ParallelWriter {
             scheme,
             block,
@@ -91,13 +111,7 @@ impl ParallelWriter {
         }
     }
 
-    fn fresh_all(&mut self, tapes: &mut Tapes) {
-        self.slots = (0..self.scheme.width())
-            .map(|_| (tapes.fresh(), 0))
-            .collect();
-    }
-
-    pub(crate) fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
+    fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
         let x = u64::from(self.scheme.x);
         let c = Chunks::new(Blocks::new(f.bytes, self.block), x);
         let cap = tapes.capacity;
@@ -185,7 +199,7 @@ impl ParallelWriter {
         Ok(pieces)
     }
 
-    pub(crate) fn records(&self, f: &FileSpec, p: &Piece) -> Vec<Record> {
+    fn records(&self, f: &FileSpec, p: &Piece) -> Vec<Record> {
         let c = Chunks::new(Blocks::new(f.bytes, self.block), u64::from(self.scheme.x));
         let mut offset = p.offset;
         let mut out = Vec::new();

@@ -6,6 +6,7 @@
 
 use super::types::{largest_fit, Blocks};
 use super::types::{phys_bytes, Content, FileSpec, Piece, Record, TapeId, Tapes, Unit};
+use super::writer::Layout;
 use crate::archive::Scheme;
 use crate::{Error, Result};
 
@@ -21,16 +22,6 @@ pub struct RaitWriter {
 }
 
 impl RaitWriter {
-    /// A writer for `scheme` with block size `block`.
-    pub fn new(scheme: Scheme, block: u64) -> Self {
-        RaitWriter {
-            scheme,
-            block,
-            slots: Vec::new(),
-            shift: 0,
-        }
-    }
-
     fn n(&self) -> u64 {
         u64::from(self.scheme.width())
     }
@@ -93,8 +84,31 @@ impl RaitWriter {
         }
         total
     }
+}
 
-    pub(crate) fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
+impl Layout for RaitWriter {
+    const NAME: &'static str = "rait";
+    const BLOCKS: bool = true;
+
+    fn drives(scheme: Scheme) -> u32 {
+        scheme.width()
+    }
+
+    fn holds(scheme: Scheme, block: u64, _tape_capacity: u64) -> (u64, u64) {
+        (u64::from(scheme.width()).saturating_mul(block), 0)
+    }
+
+    /// A writer for `scheme` with block size `block`.
+    fn new(scheme: Scheme, block: u64) -> Self {
+        RaitWriter {
+            scheme,
+            block,
+            slots: Vec::new(),
+            shift: 0,
+        }
+    }
+
+    fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
         let b = Blocks::new(f.bytes, self.block);
         let stripes = b.n.div_ceil(u64::from(self.scheme.x));
         let cap = tapes.capacity;
@@ -147,7 +161,7 @@ impl RaitWriter {
         Ok(pieces)
     }
 
-    pub(crate) fn records(&self, f: &FileSpec, p: &Piece) -> Vec<Record> {
+    fn records(&self, f: &FileSpec, p: &Piece) -> Vec<Record> {
         let Content::Rait {
             shift,
             first,

@@ -11,6 +11,7 @@
 //! of mixed files compresses; this keeps "EC compresses worse" per file).
 
 use super::types::{phys_bytes, Content, FileSpec, Piece, TapeId, Tapes};
+use super::writer::Layout;
 use crate::archive::Scheme;
 use crate::Result;
 
@@ -32,8 +33,65 @@ pub struct VerticalWriter {
 }
 
 impl VerticalWriter {
-    /// A writer for `scheme`.
-    pub fn new(scheme: Scheme) -> Self {
+    /// Uncompressed bytes the open group's EC rows will hold (what the
+    /// mover's disk keeps per row).
+    pub fn pending_ec_bytes(&self) -> u64 {
+        self.data.iter().map(|d| d.logical).max().unwrap_or(0)
+    }
+
+    /// Writes the EC rows of the open group and starts a new group.
+    pub(crate) fn flush(&mut self, tapes: &mut Tapes) -> Vec<Piece> {
+        let len = self.pending_ec_bytes();
+        let mut pieces = Vec::new();
+        if len > 0 {
+            let longest = self
+                .data
+                .iter()
+                .max_by_key(|d| d.logical)
+                .expect("a non-empty group");
+            // Uncompressed EC bytes per physical byte of this group.
+            let ratio = (len as f64 / longest.ec_phys.ceil().max(1.0)).max(1.0);
+            let per_tape = ((tapes.capacity as f64 * ratio).floor() as u64).max(1);
+            for row in 0..self.scheme.y {
+                let mut start = 0;
+                while start < len {
+                    let chunk = per_tape.min(len - start);
+                    pieces.push(Piece {
+                        slot: 0,
+                        tape: tapes.fresh(),
+                        offset: 0,
+                        phys: phys_bytes(chunk, ratio).min(tapes.capacity),
+                        content: Content::VerticalEc {
+                            group: self.group,
+                            row,
+                            start,
+                            len: chunk,
+                        },
+                    });
+                    start += chunk;
+                }
+            }
+        }
+        self.group += 1;
+        self.data.clear();
+        pieces
+    }
+}
+
+impl Layout for VerticalWriter {
+    const NAME: &'static str = "vertical";
+    const BLOCKS: bool = false;
+
+    fn drives(_scheme: Scheme) -> u32 {
+        1
+    }
+
+    fn holds(scheme: Scheme, _block: u64, tape_capacity: u64) -> (u64, u64) {
+        (0, u64::from(scheme.y).saturating_mul(tape_capacity))
+    }
+
+    /// A writer for `scheme` (VERTICAL writes bytes, not blocks).
+    fn new(scheme: Scheme, _block: u64) -> Self {
         VerticalWriter {
             scheme,
             group: 0,
@@ -41,13 +99,7 @@ impl VerticalWriter {
         }
     }
 
-    /// Uncompressed bytes the open group's EC rows will hold (what the
-    /// mover's disk keeps per row).
-    pub fn pending_ec_bytes(&self) -> u64 {
-        self.data.iter().map(|d| d.logical).max().unwrap_or(0)
-    }
-
-    pub(crate) fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
+    fn write(&mut self, f: &FileSpec, tapes: &mut Tapes) -> Result<Vec<Piece>> {
         let cap = tapes.capacity;
         let mut pieces = Vec::new();
         let (mut pos, mut rem) = (0u64, f.bytes);
@@ -104,41 +156,8 @@ impl VerticalWriter {
         Ok(pieces)
     }
 
-    /// Writes the EC rows of the open group and starts a new group.
-    pub(crate) fn flush(&mut self, tapes: &mut Tapes) -> Vec<Piece> {
-        let len = self.pending_ec_bytes();
-        let mut pieces = Vec::new();
-        if len > 0 {
-            let longest = self
-                .data
-                .iter()
-                .max_by_key(|d| d.logical)
-                .expect("a non-empty group");
-            // Uncompressed EC bytes per physical byte of this group.
-            let ratio = (len as f64 / longest.ec_phys.ceil().max(1.0)).max(1.0);
-            let per_tape = ((tapes.capacity as f64 * ratio).floor() as u64).max(1);
-            for row in 0..self.scheme.y {
-                let mut start = 0;
-                while start < len {
-                    let chunk = per_tape.min(len - start);
-                    pieces.push(Piece {
-                        slot: 0,
-                        tape: tapes.fresh(),
-                        offset: 0,
-                        phys: phys_bytes(chunk, ratio).min(tapes.capacity),
-                        content: Content::VerticalEc {
-                            group: self.group,
-                            row,
-                            start,
-                            len: chunk,
-                        },
-                    });
-                    start += chunk;
-                }
-            }
-        }
-        self.group += 1;
-        self.data.clear();
-        pieces
+    /// Writes the EC of the open group now.
+    fn close(&mut self, tapes: &mut Tapes) -> Vec<Piece> {
+        self.flush(tapes)
     }
 }

@@ -6,7 +6,7 @@ use super::scheduler::Scheduler;
 use super::Type;
 use crate::archive::platform::PlatformState;
 use crate::archive::workload::{Generated, Kind};
-use crate::archive::{ArchiveConfig, Piece, Policy, Tapes, Writer};
+use crate::archive::{ArchiveConfig, Piece, Tapes, Writer};
 use crate::sim::{Calendar, Model};
 use crate::Error;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -150,11 +150,9 @@ impl Archive<'_> {
 
     pub(super) fn needs(&self, ty: Type) -> (u32, u64, u64) {
         let p = &self.cfg.platform;
-        let drives = ty.0.drives(ty.1);
-        match ty.0 {
-            Policy::Vertical => (drives, 0, u64::from(ty.1.y) * p.tape_capacity_bytes),
-            _ => (drives, u64::from(ty.1.width()) * self.cfg.block_bytes, 0),
-        }
+        let (ram, disk) =
+            ty.0.holds(ty.1, self.cfg.block_bytes, p.tape_capacity_bytes);
+        (ty.0.drives(ty.1), ram, disk)
     }
 
     /// Creates a process of type `ty` on the mover that fits it most tightly.
