@@ -119,7 +119,7 @@ def test_user_device_file_adds_a_drive(cli, requests_csv, tmp_path: Path):
     extra = tmp_path / "mine.toml"
     extra.write_text(
         shipped.replace("[drives.mlr1", "[drives.mlr1fast").replace(
-            "traverse_s = 118.0", "traverse_s = 59.0"
+            "traverse_s = 115.0", "traverse_s = 59.0"
         )
     )
     slow = json.loads(cli("order", requests_csv, "--algo", "fifo", "--json").stdout)

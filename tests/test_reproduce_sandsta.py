@@ -28,6 +28,14 @@ def test_quick_reproduction_writes_results_claims_and_report(cli, tmp_path):
     assert all(set(c) == {"id", "text", "holds", "evidence"} for c in claims)
     assert {"mpscan-star-best-to-1000", "table1-mlr1"} <= {c["id"] for c in claims}
     assert "table1" in data and "dlt2000" in data["table1"]
+    # LOSS vs MPScan* is judged on paired lists, its interval around its mean.
+    for n, ci in data["loss_vs_mpscan_star"].items():
+        assert n in ("1024", "2048") and ci["lists"] >= 1
+        assert ci["lo"] <= ci["ratio"] <= ci["hi"]
+    # The Table 1 sizes calibrated on are named, not counted as evidence.
+    table1 = next(c for c in claims if c["id"] == "table1-mlr1")["evidence"]
+    for n, paper in ((1, 63.2), (1024, 5.4)):
+        assert re.search(rf"\b{n}: [\d.]+ s vs {paper} \([^)]*\) calibrated", table1)
     html = (out / "report.html").read_text()
     assert "Table 1" in html and "data:image/png;base64" in html
     assert (out / "fig8_per_request.png").stat().st_size > 1000

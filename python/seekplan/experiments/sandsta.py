@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from seekplan.catalog import make_drive
 from seekplan.experiments.base import publish
 from seekplan.experiments.claims import claim
+from seekplan.experiments.stats import Interval, ratio_ci
 from seekplan.ordering import order
 from seekplan.report import Report
 from seekplan.sweep import Executor
@@ -66,6 +67,16 @@ TABLE1: dict[str, dict[int, float]] = {
     "dlt4000": {1: 95, 2: 72, 4: 54, 16: 38, 64: 31, 256: 24, 1024: 13},
 }
 TABLE1_ALGO = {"mlr1": "mpscan-star", "dlt2000": "mpscan-star", "dlt4000": "loss"}
+# LOSS against MPScan* above 1000 requests, paired on the same lists: the paper's
+# margins (under 1 %, about 5 %) are small beside one list's spread, so this
+# comparison gets its own lists (the first ones are those of the main sweep).
+PAIRED_LISTS = {1024: 30, 2048: 16}
+QUICK_PAIRED_LISTS = {1024: 2, 2048: 1}
+
+# MLR1 Table 1 sizes the drive figures were calibrated on (docs/calibration.md):
+# 1 request (63.2 s, with FIFO's 45 s) and 1024 requests (5.4 s, which fixes the
+# per-locate cost), so they are not evidence for the table1-mlr1 finding.
+CALIBRATED_SIZES = (1, 1024)
 
 # Why a finding can fail in our model; the report prints the ones that did.
 WHY_WE_DIFFER = {
@@ -77,28 +88,32 @@ WHY_WE_DIFFER = {
         "the far end (that stopped it 7.3 % above OPT at 2 requests)."
     ),
     "loss-marginal-above-1000": (
-        "LOSS vs MPScan* above 1000 requests: the two are within about 1 % of each other in "
-        "our runs, as in the paper, but the sign at 1024 differs. Our LOSS omits the 1978 "
-        "paper's rule for a node whose best in- and out-partner coincide (the only public "
-        "implementation applies it inconsistently), and our request lists are fewer, so a "
-        "1 % difference is within noise."
+        "LOSS vs MPScan* above 1000 requests: on the same lists, LOSS trails MPScan* at 1024 "
+        "requests and leads at 2048 by about 1 % (the evidence gives each margin with its "
+        "95 % interval; in the full run -1.0 % [-1.6, -0.4] over 30 lists and +0.9 % "
+        "[+0.1, +1.6] over 16), where the paper has LOSS ahead by under 1 % at 1024 and by "
+        "5 % at 2048. So in our model the two cross between 1024 and 2048 rather than near "
+        "1000, and LOSS's lead at 2048 is a fifth of the paper's. Neither is near the "
+        "optimum: `best` (the better seed polished by local search) is 3-4 % ahead of both, "
+        "so which of two heuristics leads by 1 % depends on the details of their rules. Ours "
+        "is the generic regret rule: the paper names LOSS in one sentence without its rule, "
+        "and the 1978 paper it cites is not among our sources (docs/ordering.md), so the "
+        "paper's LOSS cannot be rebuilt to test whether its rule is what moves the crossing."
     ),
     "read-wins-beyond-2100": (
-        "READ crossover: our schedules for long lists are 10-20 % cheaper per request than "
-        "the paper's (Table 1 at 1024: 4.4 s against 5.4 s), so READ overtakes later. Our "
-        "model charges every locate the same small overhead; the real MLR1 evidently pays "
-        "more per short seek, and the paper's schedules were computed with a model that "
-        "was itself ±5 % off the drive (its Figure 11), which costs schedules quality. We "
-        "calibrated only on the two published averages and did not fit the overhead to "
-        "this crossover."
+        "READ crossover: extrapolated from the better of LOSS and MPScan* at 1024 and 2048 "
+        "requests, it moves with the per-locate fixed cost, which is calibrated on Table 1's "
+        "entry at 1024 (docs/calibration.md); with the earlier guess of 0.3 s it came out at "
+        "2758 requests."
     ),
     "table1-mlr1": (
-        "Table 1: the further a size is from the calibration points (1 request, FIFO), the "
-        "more our per-request times drift from the paper's; see the read-crossover note."
+        "Table 1: sizes 1 and 1024 are calibration targets; the sizes between them are the "
+        "evidence. The paper's schedules were computed with a model that was itself ±5 % off "
+        "the drive (its Figure 11), and ours with one calibrated on three averages."
     ),
     "196-requests": (
-        "196 requests: see the read-crossover note; our MPScan* schedules are cheaper than "
-        "the paper's measured ones at this size."
+        "196 requests: this size lies between Table 1's entries at 64 and 256, where the "
+        "table1-mlr1 evidence shows how far our MPScan* per request is from the paper's."
     ),
 }
 
@@ -144,7 +159,12 @@ def _claims(
     per: dict[str, dict[int, float]],
     table1_ours: dict[str, dict[int, float]],
     at196: dict[str, float],
+    loss_vs_star: dict[int, Interval],
+    lists_at: dict[int, int],
 ) -> list[dict[str, Any]]:
+    """The paper's findings judged on our runs; ``loss_vs_star`` holds the
+    paired LOSS/MPScan* ratio of totals per size above 1000 requests, over
+    ``lists_at`` lists each."""
     paper_algos = ["read", "fifo", "sort", "scan", "loss", "sltf", "mpscan", "mpscan-star"]
     out = []
 
@@ -179,15 +199,20 @@ def _claims(
         )
     )
 
-    big = [n for n in SIZES if n >= 1024]
-    margins = {n: 1 - per["loss"][n] / per["mpscan-star"][n] for n in big}
+    margins = {n: 1 - ci.mean for n, ci in loss_vs_star.items()}
     out.append(
         claim(
             "loss-marginal-above-1000",
             "Above 1000 requests LOSS is marginally better than MPScan* "
             "(under 1 % at 1024, about 5 % at 2048).",
             all(0 < m <= 0.10 for m in margins.values()),
-            ", ".join(f"{n}: LOSS {m:+.1%} vs MPScan*" for n, m in margins.items())
+            "; ".join(
+                f"{n}: LOSS ahead of MPScan* by {m:+.1%} (95 % interval "
+                f"{1 - loss_vs_star[n].hi:+.1%} to {1 - loss_vs_star[n].lo:+.1%}, "
+                f"{lists_at[n]} paired lists), best ahead by "
+                f"{1 - per['best'][n] / per['mpscan-star'][n]:+.1%}"
+                for n, m in margins.items()
+            )
             + "; holds if LOSS is ahead by 0-10 % at each size",
         )
     )
@@ -209,15 +234,18 @@ def _claims(
 
     ours = table1_ours["mlr1"]
     devs = {n: ours[n] / TABLE1["mlr1"][n] - 1 for n in TABLE1["mlr1"]}
+    judged = [d for n, d in devs.items() if n not in CALIBRATED_SIZES]
     out.append(
         claim(
             "table1-mlr1",
             "MPScan* per-request access times on the MLR1 are those of Table 1.",
-            all(abs(d) <= 0.25 for d in devs.values()),
+            all(abs(d) <= 0.25 for d in judged),
             ", ".join(
-                f"{n}: {ours[n]:.1f} s vs {TABLE1['mlr1'][n]} ({d:+.0%})" for n, d in devs.items()
+                f"{n}: {ours[n]:.1f} s vs {TABLE1['mlr1'][n]} ({d:+.0%})"
+                + (" calibrated" if n in CALIBRATED_SIZES else "")
+                for n, d in devs.items()
             )
-            + "; holds if each within ±25 %",
+            + "; holds if each size not calibrated on is within ±25 %",
         )
     )
 
@@ -352,7 +380,20 @@ def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) ->
         "mlr1", lists196, ("read", "fifo", "mpscan-star"), executor, "196 requests", sizes=[n196]
     )
     at196 = {a: _mean([t for t, _ in v[n196]]) for a, v in runs196.items()}
-    claims = _claims(per, table1_ours, at196)
+    paired_lists = QUICK_PAIRED_LISTS if quick else PAIRED_LISTS
+    paired = _sweep(
+        "mlr1",
+        paired_lists,
+        ("loss", "mpscan-star"),
+        executor,
+        "LOSS vs MPScan*",
+        sizes=sorted(paired_lists),
+    )
+    loss_vs_star = {
+        n: ratio_ci([t for t, _ in paired["loss"][n]], [t for t, _ in paired["mpscan-star"][n]])
+        for n in paired_lists
+    }
+    claims = _claims(per, table1_ours, at196, loss_vs_star, paired_lists)
     results = {
         "paper": "sandsta",
         "quick": quick,
@@ -365,6 +406,10 @@ def run(out_dir: Path, quick: bool = False, executor: Executor | None = None) ->
             for d in TABLE1
         },
         "at_196_s": at196,
+        "loss_vs_mpscan_star": {
+            str(n): {"ratio": ci.mean, "lo": ci.lo, "hi": ci.hi, "lists": paired_lists[n]}
+            for n, ci in loss_vs_star.items()
+        },
         "claims": claims,
     }
     _report(out_dir, results, per, cpu, quick)
@@ -386,8 +431,9 @@ def _report(
         "Uniform one-block (32 KB) requests over a nominal Tandberg MLR1 tape, head at BOT, as "
         "in section 5 of the paper. Our drive model is the key-point model of section 3 with "
         "figures from devices.toml; the paper's own cost functions are unpublished, so ours were "
-        "calibrated only on two published averages (one request from BOT: 63.2 s; FIFO: about "
-        "45 s per request). Nothing else was tuned to the paper's results."
+        "calibrated on three published figures (one request from BOT: 63.2 s; FIFO: about "
+        "45 s per request; MPScan* at 1024 requests: 5.4 s per request, Table 1, the one "
+        "that fixes the per-locate cost). Nothing else was tuned to the paper's results."
         + (" Quick mode: few request lists per size, so the means are noisy." if quick else ""),
     )
     rep.heading("Calibration")
@@ -406,6 +452,11 @@ def _report(
                 "measured here": statistics.fmean(fifo_tail),
             },
             {
+                "figure": "MLR1, MPScan* per request at 1024 (s)",
+                "target": 5.4,
+                "measured here": t1["mlr1"]["1024"]["ours"],
+            },
+            {
                 "figure": "DLT2000, one request from BOT (s)",
                 "target": 66.8,
                 "measured here": t1["dlt2000"]["1"]["ours"],
@@ -413,9 +464,12 @@ def _report(
         ]
     )
     rep.text(
-        "The MLR1's wind time per track (118 s) and reversal time (3 s) were solved from the "
-        "first two targets; the DLT2000's wind time (116 s) from the third. Everything else is "
-        "a physical reading of the paper (see docs/calibration.md and devices.toml)."
+        "The MLR1's wind time per track (115 s), reversal time (2.8 s) and fixed cost per "
+        "locate (1.35 s) were solved together from the first three targets "
+        "(python benchmarks/calibrate_mlr1.py); the DLT2000's wind time (116 s) from the "
+        "fourth. Table 1's MLR1 entries at 1 and 1024 requests therefore agree by "
+        "construction and are not counted as evidence. Everything else is a physical "
+        "reading of the paper (see docs/calibration.md and devices.toml)."
     )
     failed = {c["id"] for c in results["claims"] if not c["holds"]}
     notes = [text for cid, text in WHY_WE_DIFFER.items() if cid in failed]

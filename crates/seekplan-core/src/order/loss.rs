@@ -8,10 +8,22 @@
 //!
 //! Rows and columns are sorted once; an edge, once disallowed, stays so, which
 //! lets each row's first and second choices only move forward: O(n² log n).
-//! The 1978 paper's extra rule for a node whose best in- and out-partner
-//! coincide is omitted (the only public implementation applies it
-//! inconsistently); ties go to the larger loss, then the cheaper edge, then
-//! the lower node.
+//! Ties go to the larger loss, then the cheaper edge, then the lower node.
+//!
+//! Any further rule of the 1978 paper is not implemented, because it cannot
+//! be recovered from this project's sources. Sandstå & Midtstraum, whose
+//! experiment uses LOSS, describe it in one sentence (§4.3): "LOSS - is an
+//! heuristic for solving the *Asymmetric Traveling Salesman Problem* [2]. It
+//! solves the same problem as the OPT scheduler, but in linear time." That
+//! states no selection rule, tie rule or subtour rule; "linear time" is not
+//! even consistent with their Figure 9 (63, 119 and 227 s at 1024, 1536 and
+//! 2048 requests: growth as n^1.85). The cited paper (Van der Cruyssen &
+//! Rijckaert, JORS 29(7):697–701) is not among the seeds, and we have no
+//! text of it to quote, so what is above is the generic regret rule, not the
+//! 1978 paper's exact one (docs/ordering.md). An earlier version of this note
+//! named an extra rule for a node whose best in- and out-partner coincide,
+//! seen in one public implementation that applied it inconsistently; without
+//! the paper we cannot say what that rule is, so we do not guess it.
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
