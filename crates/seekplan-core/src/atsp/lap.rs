@@ -117,13 +117,13 @@ impl Matching {
         s: &mut Scratch,
     ) -> Option<usize> {
         let m = self.v.len();
-        let (u, v) = (&mut self.u, &mut self.v);
+        let (u, v) = (&self.u, &self.v);
         s.dist.fill(f64::INFINITY);
         s.done.fill(false);
         s.touched.clear();
         let mut i = start;
         let mut reached = 0.0;
-        let end = loop {
+        loop {
             // Relax every column from row i (reached at distance `reached`).
             let base = reached - u[i];
             let mut best = f64::INFINITY;
@@ -151,22 +151,40 @@ impl Matching {
             s.touched.push(best_j);
             reached = best;
             if self.col_row[best_j] == FREE {
-                break best_j;
+                break;
             }
             i = self.col_row[best_j];
-        };
-        // Dual update: every column settled before the end moves by its
-        // distance short of the path's length; rows follow their columns.
-        u[start] += reached;
-        for &j in &s.touched[..s.touched.len() - 1] {
-            let shift = reached - s.dist[j];
-            v[j] -= shift;
-            u[self.col_row[j]] += shift;
         }
-        // Augment along the path back to `start`.
+        self.complete(start, &s.touched, &s.dist, &s.way);
+        Some(s.touched.len())
+    }
+}
+
+impl Matching {
+    /// Ends a shortest augmenting path from the free row `start` whose
+    /// columns were settled in order `settled` (the free column reached
+    /// last) at distances `dist`, each reached from row `way[j]`: every
+    /// column settled before the end moves by its distance short of the
+    /// path's length (rows follow their columns), then the path's edges
+    /// are assigned. Shared by the dense and the sparse solver.
+    pub(crate) fn complete(
+        &mut self,
+        start: usize,
+        settled: &[usize],
+        dist: &[f64],
+        way: &[usize],
+    ) {
+        let (&end, before) = settled.split_last().expect("a path reaches a column");
+        let reached = dist[end];
+        self.u[start] += reached;
+        for &j in before {
+            let shift = reached - dist[j];
+            self.v[j] -= shift;
+            self.u[self.col_row[j]] += shift;
+        }
         let mut j = end;
         loop {
-            let i = s.way[j];
+            let i = way[j];
             let next = self.row_col[i];
             self.col_row[j] = i;
             self.row_col[i] = j;
@@ -175,7 +193,6 @@ impl Matching {
             }
             j = next;
         }
-        Some(s.touched.len())
     }
 }
 

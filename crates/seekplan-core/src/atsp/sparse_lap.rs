@@ -6,6 +6,7 @@
 //! the optimum of the full problem, certified by its dual potentials, in
 //! O(m²) cost reads and O(m·k) memory.
 
+use super::lap::Matching;
 use super::Assignment;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -41,10 +42,7 @@ impl Ord for Key {
 struct Solver {
     /// Each row's candidate columns and their costs.
     adj: Vec<Vec<(usize, f64)>>,
-    u: Vec<f64>,
-    v: Vec<f64>,
-    row_col: Vec<usize>,
-    col_row: Vec<usize>,
+    m: Matching,
     dist: Vec<f64>,
     way: Vec<usize>,
     done: Vec<bool>,
@@ -64,13 +62,13 @@ impl Solver {
         let mut settled: Vec<usize> = Vec::new();
         let mut i = start;
         let mut reached = 0.0;
-        let end = loop {
-            let base = reached - self.u[i];
+        loop {
+            let base = reached - self.m.u[i];
             for &(j, c) in &self.adj[i] {
                 if self.done[j] {
                     continue;
                 }
-                let d = base + c - self.v[j];
+                let d = base + c - self.m.v[j];
                 if d < self.dist[j] {
                     if self.dist[j].is_infinite() {
                         self.touched.push(j);
@@ -97,28 +95,12 @@ impl Solver {
             self.done[j] = true;
             settled.push(j);
             reached = self.dist[j];
-            if self.col_row[j] == FREE {
-                break j;
-            }
-            i = self.col_row[j];
-        };
-        self.u[start] += reached;
-        for &j in &settled[..settled.len() - 1] {
-            let shift = reached - self.dist[j];
-            self.v[j] -= shift;
-            self.u[self.col_row[j]] += shift;
-        }
-        let mut j = end;
-        loop {
-            let i = self.way[j];
-            let next = self.row_col[i];
-            self.col_row[j] = i;
-            self.row_col[i] = j;
-            if i == start {
+            if self.m.col_row[j] == FREE {
                 break;
             }
-            j = next;
+            i = self.m.col_row[j];
         }
+        self.m.complete(start, &settled, &self.dist, &self.way);
         for &j in &settled {
             self.done[j] = false;
         }
@@ -215,10 +197,12 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
         .fold(1.0_f64, f64::max);
     let mut s = Solver {
         adj,
-        u: vec![0.0; m],
-        v,
-        row_col: vec![FREE; m],
-        col_row: vec![FREE; m],
+        m: Matching {
+            u: vec![0.0; m],
+            v,
+            row_col: vec![FREE; m],
+            col_row: vec![FREE; m],
+        },
         dist: vec![f64::INFINITY; m],
         way: vec![0; m],
         done: vec![false; m],
@@ -226,8 +210,8 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     };
     // Row potentials: the least reduced cost over the row's candidates.
     for i in 0..m {
-        s.u[i] = lowest_reduced(&s, i);
-        if !s.u[i].is_finite() {
+        s.m.u[i] = lowest_reduced(&s, i);
+        if !s.m.u[i].is_finite() {
             return None;
         }
     }
@@ -237,11 +221,11 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     for i in 0..m {
         let &(j, _) = s.adj[i]
             .iter()
-            .min_by(|a, b| (a.1 - s.v[a.0]).total_cmp(&(b.1 - s.v[b.0])))
+            .min_by(|a, b| (a.1 - s.m.v[a.0]).total_cmp(&(b.1 - s.m.v[b.0])))
             .expect("a finite candidate");
-        if s.col_row[j] == FREE {
-            s.col_row[j] = i;
-            s.row_col[i] = j;
+        if s.m.col_row[j] == FREE {
+            s.m.col_row[j] = i;
+            s.m.row_col[i] = j;
         } else {
             free.push(i);
         }
@@ -252,7 +236,7 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
                 // The candidates admit no assignment: give this row all of
                 // its finite columns and start it again.
                 s.adj[i] = whole_row(m, i, &cost);
-                s.u[i] = lowest_reduced(&s, i);
+                s.m.u[i] = lowest_reduced(&s, i);
                 if !s.augment(i) {
                     return None;
                 }
@@ -266,16 +250,16 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
             let mut added = false;
             for j in (0..m).filter(|&j| j != i) {
                 let c = cost(i, j);
-                if c.is_finite() && c - s.u[i] - s.v[j] < -REL_EPS * scale {
+                if c.is_finite() && c - s.m.u[i] - s.m.v[j] < -REL_EPS * scale {
                     s.adj[i].push((j, c));
                     added = true;
                 }
             }
             if added {
-                s.u[i] = lowest_reduced(&s, i);
-                let j = s.row_col[i];
-                s.col_row[j] = FREE;
-                s.row_col[i] = FREE;
+                s.m.u[i] = lowest_reduced(&s, i);
+                let j = s.m.row_col[i];
+                s.m.col_row[j] = FREE;
+                s.m.row_col[i] = FREE;
                 free.push(i);
             }
         }
@@ -285,17 +269,17 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     }
     debug_assert!(
         (0..m).all(|i| {
-            let j = s.row_col[i];
-            (cost(i, j) - s.u[i] - s.v[j]).abs() <= 1e-9 * scale
+            let j = s.m.row_col[i];
+            (cost(i, j) - s.m.u[i] - s.m.v[j]).abs() <= 1e-9 * scale
         }),
         "an assigned edge is not tight"
     );
-    let total = (0..m).map(|i| cost(i, s.row_col[i])).sum();
+    let total = (0..m).map(|i| cost(i, s.m.row_col[i])).sum();
     Some(Assignment {
-        succ: s.row_col,
+        succ: s.m.row_col,
         total,
-        row: s.u,
-        col: s.v,
+        row: s.m.u,
+        col: s.m.v,
     })
 }
 
@@ -304,7 +288,7 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
 fn lowest_reduced(s: &Solver, i: usize) -> f64 {
     s.adj[i]
         .iter()
-        .map(|&(j, c)| c - s.v[j])
+        .map(|&(j, c)| c - s.m.v[j])
         .fold(f64::INFINITY, f64::min)
 }
 

@@ -220,7 +220,17 @@ impl Tour {
         }
     }
 
-    fn dequeue(&mut self) -> Option<usize> {
+    /// The next queued node; when none is left and `moved` says the last
+    /// round moved something, a new round queues every node from position
+    /// `from` on (1: requests only, 0: the depot too) and clears `moved`.
+    fn next(&mut self, moved: &mut bool, from: usize) -> Option<usize> {
+        if self.queue.is_empty() && *moved {
+            *moved = false;
+            for k in from..self.t.len() {
+                let w = self.t[k];
+                self.enqueue(w);
+            }
+        }
         let w = self.queue.pop_front()?;
         self.queued[w] = false;
         Some(w)
@@ -254,15 +264,7 @@ pub(crate) fn or_opt(
             tour.enqueue(w);
         }
     }
-    while moved || !tour.queue.is_empty() {
-        let Some(v) = tour.dequeue() else {
-            moved = false;
-            for k in 1..nodes {
-                let w = tour.t[k];
-                tour.enqueue(w);
-            }
-            continue;
-        };
+    while let Some(v) = tour.next(&mut moved, 1) {
         let i = tour.pos[v];
         for run in 1..=MAX_RUN.min(n) {
             if i + run > nodes {
@@ -345,15 +347,7 @@ pub(crate) fn or_3opt(
     for &w in focus.unwrap_or(&[]) {
         tour.enqueue(w);
     }
-    while moved || !tour.queue.is_empty() {
-        let Some(a) = tour.dequeue() else {
-            moved = false;
-            for k in 0..nodes {
-                let w = tour.t[k];
-                tour.enqueue(w);
-            }
-            continue;
-        };
+    while let Some(a) = tour.next(&mut moved, 0) {
         let p = tour.pos[a];
         if p + 2 >= nodes {
             continue;
@@ -394,31 +388,29 @@ pub(crate) fn or_3opt(
     gain
 }
 
-/// Or-opt and Or-3opt from the nodes in `focus` (a kick's endpoints) until
-/// neither improves the tour; returns the gain.
-pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usize]) -> f64 {
-    let mut gain = or_opt(d, near, tour, Some(focus));
+/// Or-opt and Or-3opt in turn until neither improves the tour; returns the
+/// gain. With `focus` (a kick's endpoints), both start only there.
+fn alternate(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usize]>) -> f64 {
+    let mut gain = or_opt(d, near, tour, focus);
     loop {
-        let swapped = or_3opt(d, near, tour, Some(focus));
+        let swapped = or_3opt(d, near, tour, focus);
         if swapped <= EPS {
             return gain + swapped;
         }
-        gain += swapped + or_opt(d, near, tour, Some(focus));
+        gain += swapped + or_opt(d, near, tour, focus);
     }
+}
+
+/// Or-opt and Or-3opt from the nodes in `focus` (a kick's endpoints) until
+/// neither improves the tour; returns the gain.
+pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usize]) -> f64 {
+    alternate(d, near, tour, Some(focus))
 }
 
 /// Or-opt and Or-3opt in turn until neither improves `order`; returns the gain.
 pub(crate) fn reversal_free(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
     let mut tour = Tour::new(d.depot(), order);
-    let mut gain = or_opt(d, near, &mut tour, None);
-    loop {
-        let swapped = or_3opt(d, near, &mut tour, None);
-        if swapped <= EPS {
-            gain += swapped;
-            break;
-        }
-        gain += swapped + or_opt(d, near, &mut tour, None);
-    }
+    let gain = alternate(d, near, &mut tour, None);
     order.clear();
     order.extend_from_slice(tour.order());
     gain
