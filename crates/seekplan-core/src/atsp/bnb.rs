@@ -260,19 +260,15 @@ pub fn branch_and_bound(m: usize, cost: &[f64], start: Option<&[usize]>, budget:
         c[i * m + i] = f64::INFINITY;
     }
     let root = assignment(m, &c);
+    let mut col_row = vec![FREE; m];
+    for (i, &j) in root.succ.iter().enumerate() {
+        col_row[j] = i;
+    }
     let matching = Matching {
         u: root.row,
         v: root.col,
         row_col: root.succ,
-        col_row: Vec::new(),
-    };
-    let mut col_row = vec![FREE; m];
-    for (i, &j) in matching.row_col.iter().enumerate() {
-        col_row[j] = i;
-    }
-    let matching = Matching {
         col_row,
-        ..matching
     };
     let mut s = Searcher {
         m,

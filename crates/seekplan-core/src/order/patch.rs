@@ -26,7 +26,7 @@ pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Option<Vec<usize>> {
         return Some(Vec::new());
     }
     let m = n + 1;
-    let mut succ = if n <= DENSE_LIMIT {
+    let succ = if n <= DENSE_LIMIT {
         let cost = d.square();
         let mut succ = assignment(m, &cost).succ;
         patch(&mut succ, |i, j| cost[i * m + j]);
@@ -40,7 +40,6 @@ pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Option<Vec<usize>> {
         patch(&mut succ, |i, j| d.cost(i, j));
         succ
     };
-    succ.shrink_to_fit();
     Some(d.path(&succ))
 }
 
