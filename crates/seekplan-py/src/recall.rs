@@ -6,7 +6,7 @@ use crate::{err, parse};
 use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::library::{Campaign, CampaignColumns, Request, TapeSpec};
+use seekplan_core::library::{Campaign, CampaignColumns, ReadModel, Request, TapeSpec};
 use seekplan_core::recall::{run, LiveRequester, RecallConfig, Strategy};
 use std::sync::Mutex;
 
@@ -25,6 +25,16 @@ fn recall_hardware(config: &str) -> PyResult<String> {
     let cfg: RecallConfig = parse(config, "")?;
     let spec = cfg.to_spec().map_err(err)?;
     serde_json::to_string(&spec.library.hardware).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The share of the drive's rate a session reaches when it recalls
+/// `fraction` of the tape, by the read model given as JSON (the recall
+/// config's `library.read_model`, checked): `ReadModel::efficiency`.
+#[pyfunction]
+fn read_efficiency(read_model: &str, fraction: f64) -> PyResult<f64> {
+    let model: ReadModel = parse(read_model, "read_model.")?;
+    model.validate().map_err(err)?;
+    Ok(model.efficiency(fraction))
 }
 
 /// The memory of a numpy column (Python passes contiguous arrays).
@@ -170,5 +180,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Requester>()?;
     m.add_function(wrap_pyfunction!(recall_config, m)?)?;
     m.add_function(wrap_pyfunction!(recall_hardware, m)?)?;
+    m.add_function(wrap_pyfunction!(read_efficiency, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_recall, m)?)
 }

@@ -16,6 +16,7 @@ fsync, rename).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.hardware import Hardware
 
@@ -89,18 +91,9 @@ class Clock:
 
 def session_efficiency(read_model: dict[str, Any], fraction: float) -> float:
     """Share of the drive's nominal rate reached by a session that recalls
-    ``fraction`` of the tape (1 for the positional model): the dCache paper's
-    ``e(f) = floor + (1 - floor) * min(1, f / full_at) ** exponent``.
-
-    A copy of ``ReadModel::efficiency`` in the core
-    (crates/seekplan-core/src/library/spec.rs), which the bindings do not
-    expose; tests/test_serve.py checks both agree through the recall
-    simulator."""
-    if read_model["kind"] != "session-fraction":
-        return 1.0
-    x = min(1.0, fraction / float(read_model["full_at"]))
-    floor = float(read_model["floor"])
-    return floor + (1.0 - floor) * x ** float(read_model["exponent"])
+    ``fraction`` of the tape (1 for the positional model): the core's
+    ``ReadModel::efficiency``, the same the recall simulator times reads by."""
+    return _core.read_efficiency(json.dumps(read_model), fraction)
 
 
 class SimulatedBackend:
