@@ -460,3 +460,45 @@ def test_the_simulated_backend_times_reads_by_the_configured_read_model(tmp_path
                      library={"read_model": {"kind": "positional"}})  # fmt: skip
     assert pos.backend.read_seconds(job) == pytest.approx(
         pos.backend.model.locate(0, 1000) + 2e9 / pos.backend.rate_bps)
+
+
+def test_the_status_estimate_is_the_backends_read_model(tmp_path, catalog):
+    """While the first file of a one-tape batch is read, the page estimates
+    the rest of the plan with the backend's own timing (session-fraction by
+    default: each read sees the whole batch as its session), not full rate."""
+    import threading
+
+    from seekplan.serve.backend import ReadJob
+
+    paths = [p for p in catalog[1] if p.startswith("/data/T1/")]
+    app, svc = make(tmp_path, str(tmp_path / "e.db"), catalog, drives=1)
+    b = svc.backend
+    reading, release = threading.Event(), threading.Event()
+    read = b.read
+
+    def held_read(d, job):
+        reading.set()
+        release.wait(10)
+        read(d, job)
+
+    b.read = held_read
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]}).json()
+        svc.pause(False)
+        assert reading.wait(10)
+        snap = svc.snapshot(plan_rows=100)
+        release.set()
+        wait_done(c, rid["requestId"])
+    (tape,) = [t for t in snap["tapes"] if t["drive"] == 0]
+    assert len(tape["next"]) == len(paths) - 1
+    session = 2 * 10**9 * len(paths)
+    current = next(p for p in paths if p not in {n[0] for n in tape["next"]})
+    head = svc.sched.end_block(svc.catalog.by_path[current])
+    want = 0.0
+    for path, block, size in tape["next"]:
+        want += b.read_seconds(ReadJob(path, tape["tape"], block, size, head, session))
+        head = block + max(1, -(-size // svc.sched.block_bytes))
+    assert tape["estimate_s"] == pytest.approx(want, rel=1e-9)
+    full_rate = sum(size for _p, _b, size in tape["next"]) / b.rate_bps
+    assert tape["estimate_s"] > 1.05 * full_rate

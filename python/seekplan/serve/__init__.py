@@ -26,8 +26,9 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.hardware import recall_hardware
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
-    from seekplan.serve.backend import BACKENDS, Clock
+    from seekplan.serve.backend import BACKENDS
     from seekplan.serve.catalog import load_catalog, ltfs_catalog
+    from seekplan.serve.clock import Clock, ModelledClock
     from seekplan.serve.scheduler import Scheduler, make_requester
     from seekplan.serve.service import Service, buffer_dir
 
@@ -57,7 +58,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
     )
     kind = BACKENDS[cfg.backend]
-    clock = Clock(cfg.time_scale if kind.simulated_clock else 1.0)
+    clock = ModelledClock(cfg.time_scale) if kind.simulated_clock else Clock(1.0)
     root = Path(cfg.ltfs_root) if cfg.ltfs_root is not None else None
     backend = kind.build(
         hardware, library["read_model"], model, clock, buffer_dir(cfg.db, cfg.buffer), root

@@ -8,17 +8,17 @@ command per file) -- see docs/serve.md.
 :class:`SimulatedBackend` (the default) times every step by the library
 hardware the recall simulator runs on (:mod:`seekplan.hardware`: load,
 thread, unload, rewind, rate, robot) and a catalogued drive's locate model,
-on a clock that runs ``time_scale`` times real time, so the service and its
-demo run on any machine. :class:`LtfsBackend` reads mounted LTFS volumes
-into a buffer directory, each file as ``ltfs copy`` does (temporary file,
-fsync, rename).
+on a :class:`~seekplan.serve.clock.ModelledClock` that runs ``time_scale``
+times real time and stands still while the service computes, so the service
+and its demo run on any machine and measure the model, not the machine.
+:class:`LtfsBackend` reads mounted LTFS volumes into a buffer directory,
+each file as ``ltfs copy`` does (temporary file, fsync, rename).
 """
 
 from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.hardware import Hardware
+from seekplan.serve.clock import Clock
 
 
 class BackendError(Exception):
@@ -69,24 +70,6 @@ class Backend(Protocol):
 
     def evict(self, path: str) -> None:
         """The buffer copy of ``path`` is no longer needed (released)."""
-
-
-class Clock:
-    """Virtual seconds since start, running ``scale`` times real time."""
-
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-        self.t0 = time.monotonic()
-        self.stop = threading.Event()
-
-    def now(self) -> float:
-        """Virtual seconds since the clock started."""
-        return (time.monotonic() - self.t0) * self.scale
-
-    def sleep(self, seconds: float) -> None:
-        """Waits ``seconds`` of virtual time (returns early when stopping)."""
-        if seconds > 0:
-            self.stop.wait(seconds / self.scale)
 
 
 def session_efficiency(read_model: dict[str, Any], fraction: float) -> float:
@@ -133,8 +116,12 @@ class SimulatedBackend:
         self._log = self.log_path.open("a", encoding="utf-8")
 
     def _robot(self, seconds: float) -> None:
-        with self.arms:
+        with self.clock.idle():
+            self.arms.acquire()
+        try:
             self.clock.sleep(seconds)
+        finally:
+            self.arms.release()
 
     def mount(self, drive: int, tape: str) -> None:
         """Robot fetch, load and thread times."""
@@ -258,7 +245,9 @@ class BackendKind:
     #: model (``library.read_model``), the drive's locate model, the clock,
     #: the buffer directory and the LTFS root.
     build: Callable[[Hardware, dict[str, Any], Any, Clock, Path, Path | None], Backend]
-    #: Whether ``time_scale`` applies (real hardware runs at 1x).
+    #: Whether it runs on the modelled clock (``time_scale`` times real time,
+    #: standing still while the service computes); real hardware runs on
+    #: the wall clock at 1x.
     simulated_clock: bool
     #: The config field it cannot run without, if any.
     needs: str | None = None

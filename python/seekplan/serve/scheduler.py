@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -350,13 +350,22 @@ class Scheduler:
         return drive.mount_bytes + job.size + queued
 
     def tape_views(self) -> list[dict[str, Any]]:
-        """Per-tape queues for the status page: queued files, bytes, holder."""
+        """Per-tape queues for the status page: queued files, bytes, holder,
+        and for the plan's read-time estimate the block its first read starts
+        from and the session's volume (as :meth:`session_bytes` will count it)."""
         out: list[dict[str, Any]] = []
         for t, q in enumerate(self.tapes):
             holder = q.holder
-            planned = self.drives[holder].plan if holder is not None else []
+            drive = self.drives[holder] if holder is not None else None
+            planned = drive.plan if drive is not None else []
             if not q.jobs and not planned:
                 continue
+            head, session = 0, 0
+            if drive is not None:
+                head, session = drive.head, drive.mount_bytes
+                if drive.current is not None:
+                    head = self.end_block(drive.current)
+                    session += drive.current.size
             out.append(
                 {
                     "tape": self.tape_names[t],
@@ -365,17 +374,21 @@ class Scheduler:
                     "bytes": q.bytes + sum(j.size for j in planned),
                     "drive": holder,
                     "plan": planned,
-                    "head": self.drives[holder].head if holder is not None else 0,
+                    "head": head,
+                    "session": session + q.bytes + sum(j.size for j in planned),
                 }
             )
         out.sort(key=lambda v: (v["drive"] is None, -v["bytes"]))
         return out
 
-    def estimate_s(self, plan: Iterable[Job], head: int, rate_bps: float) -> float:
-        """Seconds to read ``plan`` in order from ``head`` (drive locates, library rate)."""
+    def estimate_s(
+        self, plan: Iterable[Job], head: int, read_s: Callable[[Job, int], float]
+    ) -> float:
+        """Seconds to read ``plan`` in order from ``head``, each read timed by
+        ``read_s(job, head)``."""
         total = 0.0
         for job in plan:
-            total += self.model.locate(head, job.block) + job.size / rate_bps
+            total += read_s(job, head)
             head = self.end_block(job)
         return total
 

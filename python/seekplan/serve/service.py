@@ -24,7 +24,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -35,8 +35,9 @@ from sqlalchemy.engine import Connection, Engine
 
 from seekplan.hardware import Hardware
 from seekplan.serve import db
-from seekplan.serve.backend import Backend, BackendError, Clock, ReadJob
+from seekplan.serve.backend import Backend, BackendError, ReadJob
 from seekplan.serve.catalog import Catalog, sanitise
+from seekplan.serve.clock import Clock
 from seekplan.serve.db import CANCELLED, COMPLETED, FAILED, STARTED, SUBMITTED, TERMINAL
 from seekplan.serve.scheduler import Job, Scheduler
 
@@ -224,7 +225,7 @@ class Service:
         """Stops the workers (a file being read stays STARTED; it is read
         again after a restart) and closes the database."""
         self.stopping = True
-        self.clock.stop.set()
+        self.clock.halt()
         with self.sched.lock:
             self.sched.wake.notify_all()
         for t in self.threads:
@@ -658,12 +659,17 @@ class Service:
         return min(real, 1.0)
 
     def _worker(self, d: int) -> None:
+        with self.clock.worker():
+            self._drive(d)
+
+    def _drive(self, d: int) -> None:
         drive = self.sched.drives[d]
         while not self.stopping:
             with self.sched.lock:
                 action = None if self.paused else self.sched.next_action(d, self.clock.now())
                 if action is None:
-                    self.sched.wake.wait(self._wait_s())
+                    with self.clock.idle():
+                        self.sched.wake.wait(self._wait_s())
                     continue
             try:
                 if action.kind == "plan":
@@ -684,7 +690,8 @@ class Service:
                     return
                 with self.sched.lock:
                     drive.activity = f"error: {e}"
-                self.clock.stop.wait(1.0)
+                with self.clock.idle():
+                    self.clock.stop.wait(1.0)
 
     def _switch(self, d: int, tape: int | None) -> None:
         assert tape is not None
@@ -781,14 +788,28 @@ class Service:
         except sa.exc.SQLAlchemyError:
             return False, (time.perf_counter() - t0) * 1000
 
+    def _read_s(self, tape: str, session_bytes: int) -> Callable[[Job, int], float]:
+        """How long the backend takes to read a file of ``tape`` in a session
+        of ``session_bytes``: its own timing where it has one (the simulated
+        backend's read model), else the drive's locate plus a transfer at the
+        library's rate."""
+        timed = getattr(self.backend, "read_seconds", None)
+        if timed is not None:
+            return lambda job, head: float(
+                timed(ReadJob(job.path, tape, job.block, job.size, head, session_bytes))
+            )
+        rate = float(self.hardware["drive"]["rate_bps"])
+        model = self.sched.model
+        return lambda job, head: float(model.locate(head, job.block)) + job.size / rate
+
     def snapshot(self, plan_rows: int = 8) -> dict[str, Any]:
         """Everything the status page shows."""
-        rate = float(self.hardware["drive"]["rate_bps"])
         with self.sched.lock:
             tapes = []
             for v in self.sched.tape_views()[:50]:
                 plan = v.pop("plan")
-                v["estimate_s"] = self.sched.estimate_s(plan, v.pop("head"), rate)
+                read_s = self._read_s(v["tape"], v.pop("session"))
+                v["estimate_s"] = self.sched.estimate_s(plan, v.pop("head"), read_s)
                 v["next"] = [(j.path, j.block, j.size) for j in plan[:plan_rows]]
                 tapes.append(v)
             drives = [
