@@ -48,7 +48,9 @@ def test_the_simulated_backend_runs_on_the_cores_figures(tmp_path: Path) -> None
     )
     recall = stage.recall()
     read_model = recall["library"]["read_model"]
-    backend = SimulatedBackend(recall_hardware(recall), read_model, None, Clock(1.0), tmp_path)
+    backend = SimulatedBackend(
+        recall_hardware(recall), read_model, None, Clock(1.0), tmp_path, 10**12
+    )
     try:
         assert backend.rate_bps == 300e6
         assert backend.drive["load_s"] + backend.drive["thread_s"] == 10.0

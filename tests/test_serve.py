@@ -502,3 +502,18 @@ def test_the_status_estimate_is_the_backends_read_model(tmp_path, catalog):
     assert tape["estimate_s"] == pytest.approx(want, rel=1e-9)
     full_rate = sum(size for _p, _b, size in tape["next"]) / b.rate_bps
     assert tape["estimate_s"] > 1.05 * full_rate
+
+
+def test_the_tape_capacity_is_the_read_models_denominator(tmp_path, catalog):
+    """`tape_capacity_gb` sets what a session's volume is a fraction of (KIT's
+    8.5 TB cartridges under an LTO-9 locate model); by default the drive's."""
+    from seekplan.serve.backend import ReadJob
+
+    _app, lto = make(tmp_path / "a", str(tmp_path / "a.db"), catalog)
+    assert lto.backend.capacity_bytes == int(lto.sched.model.capacity) * lto.sched.block_bytes
+    _app, kit = make(tmp_path / "b", str(tmp_path / "b.db"), catalog, tape_capacity_gb=8500)
+    assert kit.backend.capacity_bytes == 8_500 * 10**9
+    job = ReadJob("/x", "T", 0, 10**9, 0, 4 * 10**12)  # 47 % of 8.5 TB, 22 % of 18 TB
+    assert kit.backend.read_seconds(job) < lto.backend.read_seconds(job)
+    with pytest.raises(SeekplanError, match="tape_capacity_gb"):
+        make(tmp_path / "c", str(tmp_path / "c.db"), catalog, tape_capacity_gb=0)

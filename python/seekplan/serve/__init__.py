@@ -26,7 +26,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.hardware import recall_hardware
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
-    from seekplan.serve.backend import BACKENDS
+    from seekplan.serve.backend import BACKENDS, BackendContext
     from seekplan.serve.catalog import load_catalog, ltfs_catalog
     from seekplan.serve.clock import Clock, ModelledClock
     from seekplan.serve.scheduler import Scheduler, make_requester
@@ -51,8 +51,13 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
                 f"{cfg.drive} tape ({capacity:,} blocks of {block_bytes:,} bytes)"
             )
     tokens = load_tokens(cfg.tokens) if cfg.tokens is not None else None
+    tape_capacity = (
+        round(cfg.tape_capacity_gb * 1e9)
+        if cfg.tape_capacity_gb is not None
+        else capacity * block_bytes
+    )
     requester = make_requester(
-        recall["strategy"], catalog, block_bytes, capacity * block_bytes, recall["seed"]
+        recall["strategy"], catalog, block_bytes, tape_capacity, recall["seed"]
     )
     scheduler = Scheduler(
         requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
@@ -61,7 +66,15 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     clock = ModelledClock(cfg.time_scale) if kind.simulated_clock else Clock(1.0)
     root = Path(cfg.ltfs_root) if cfg.ltfs_root is not None else None
     backend = kind.build(
-        hardware, library["read_model"], model, clock, buffer_dir(cfg.db, cfg.buffer), root
+        BackendContext(
+            hardware=hardware,
+            read_model=library["read_model"],
+            drive_model=model,
+            tape_capacity_bytes=tape_capacity,
+            clock=clock,
+            buffer=buffer_dir(cfg.db, cfg.buffer),
+            ltfs_root=root,
+        )
     )
     engine = db.connect(cfg.db, cfg.full_sync)
     service = Service(

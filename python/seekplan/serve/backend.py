@@ -100,9 +100,12 @@ class SimulatedBackend:
         drive_model: Any,
         clock: Clock,
         buffer: Path,
+        tape_capacity_bytes: int,
     ) -> None:
         self.drive = hardware["drive"]
         self.model = drive_model
+        #: A tape's capacity, the session-fraction read model's denominator.
+        self.capacity_bytes = tape_capacity_bytes
         self.clock = clock
         self.rate_bps = float(self.drive["rate_bps"])
         self.read_model: dict[str, Any] = dict(read_model)
@@ -132,12 +135,6 @@ class SimulatedBackend:
         """Rewind and unload times, then the robot puts the cartridge back."""
         self.clock.sleep(float(self.drive["rewind_s"]) + float(self.drive["unload_s"]))
         self._robot(self.return_s)
-
-    @property
-    def capacity_bytes(self) -> int:
-        """A tape's capacity: the catalogued drive's (the service keeps no
-        capacity per tape)."""
-        return int(self.model.capacity) * int(self.model.block_bytes)
 
     def read_seconds(self, job: ReadJob) -> float:
         """Seconds ``job`` takes. Session-fraction: ``size / (rate * e(f))``,
@@ -237,14 +234,32 @@ class LtfsBackend:
 
 
 @dataclass(frozen=True)
+class BackendContext:
+    """What a backend is built from: the service's settings it may need."""
+
+    #: The library's drives and robot (the recall config's `library`).
+    hardware: Hardware
+    #: The library's read model (``library.read_model``).
+    read_model: dict[str, Any]
+    #: The catalogued drive's locate model.
+    drive_model: Any
+    #: The tape capacity in bytes the session-fraction read model divides by.
+    tape_capacity_bytes: int
+    #: The clock the drives run on.
+    clock: Clock
+    #: Where staged copies (or the simulated read log) go.
+    buffer: Path
+    #: The mounted LTFS volumes, if configured.
+    ltfs_root: Path | None
+
+
+@dataclass(frozen=True)
 class BackendKind:
     """A backend users can name in `backend:`: how to build it, and whether
-    it runs on the simulated clock (``time_scale``) or in real time."""
+    it runs on the modelled clock or in real time."""
 
-    #: Builds the backend from the library hardware, the library's read
-    #: model (``library.read_model``), the drive's locate model, the clock,
-    #: the buffer directory and the LTFS root.
-    build: Callable[[Hardware, dict[str, Any], Any, Clock, Path, Path | None], Backend]
+    #: Builds the backend.
+    build: Callable[[BackendContext], Backend]
     #: Whether it runs on the modelled clock (``time_scale`` times real time,
     #: standing still while the service computes); real hardware runs on
     #: the wall clock at 1x.
@@ -253,27 +268,22 @@ class BackendKind:
     needs: str | None = None
 
 
-def _ltfs(
-    _hardware: Hardware,
-    _read_model: dict[str, Any],
-    _model: Any,
-    _clock: Clock,
-    buffer: Path,
-    root: Path | None,
-) -> Backend:
-    if root is None:
+def _simulated(ctx: BackendContext) -> Backend:
+    return SimulatedBackend(
+        ctx.hardware, ctx.read_model, ctx.drive_model, ctx.clock, ctx.buffer,
+        ctx.tape_capacity_bytes,
+    )  # fmt: skip
+
+
+def _ltfs(ctx: BackendContext) -> Backend:
+    if ctx.ltfs_root is None:
         raise SeekplanError("backend: 'ltfs' needs ltfs_root (the mounted volumes)")
-    return LtfsBackend(root, buffer)
+    return LtfsBackend(ctx.ltfs_root, ctx.buffer)
 
 
 #: Every backend by the name `backend:` takes. A site's backend is a class
 #: implementing :class:`Backend` and one row here.
 BACKENDS: dict[str, BackendKind] = {
-    "simulated": BackendKind(
-        lambda hardware, read_model, model, clock, buffer, _root: SimulatedBackend(
-            hardware, read_model, model, clock, buffer
-        ),
-        simulated_clock=True,
-    ),
+    "simulated": BackendKind(_simulated, simulated_clock=True),
     "ltfs": BackendKind(_ltfs, simulated_clock=False, needs="ltfs_root"),
 }

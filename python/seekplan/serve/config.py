@@ -69,6 +69,11 @@ class StageConfig(BaseModel):
     time_scale: float = Field(default=1.0, gt=0)
     #: Catalogued drive whose locate model orders reads and times locates.
     drive: str = "lto9"
+    #: Capacity of a tape in GB (1e9 bytes): what the session-fraction read
+    #: model and the recall strategies count a tape's share by. Default: the
+    #: catalogued drive's. Set it when the library's cartridges are not the
+    #: ordering drive's (KIT's T10000D tapes hold 8,500 GB).
+    tape_capacity_gb: float | None = Field(default=None, gt=0)
     #: Ordering algorithm for the reads on a mounted tape.
     order: str = "best"
     #: Which tape's files go to the drives next: `fifo` (arrival order, as
