@@ -536,6 +536,7 @@ def _report(
             "crossover_mb",
             "seek_wins_to_mb",
             "sweep_to_mb",
+            "by_construction",
             "paper_min_seek_mb",
             "max_compressed_read_mb_s",
             "max_compressed_write_mb_s",
