@@ -34,3 +34,22 @@ def test_quick_reproduction_structure(tmp_path: Path, cli, monkeypatch):
     assert res["read_delay_mb_s"]["dlt4000"]["100 ms"] < res["read_delay_mb_s"]["dlt4000"]["10 ms"]
     for png in ("seek_from_bot.png", "short_seek_crossover.png"):
         assert (tmp_path / "out" / png).stat().st_size > 0
+
+
+def test_short_seeks_are_measured_from_mid_track():
+    """§5.4.3 runs from the middle of the tape: on a serpentine drive the middle
+    of the middle track; the DLT crossovers sit on their regime's transition
+    (by construction), the IBM 3590's comes from its region-1 line."""
+    from seekplan.catalog import load_catalog
+    from seekplan.experiments.johnson_miller import _table4
+
+    t4 = _table4(load_catalog())
+    dlt = t4["dlt7000"]
+    blocks_per_track = 35_000_000_000 // 32_768 / 64
+    assert dlt["start_block"] == int(32.5 * blocks_per_track)
+    assert abs(dlt["crossover_mb"] - 150) < 0.1 and dlt["by_construction"]
+    # the seek stops winning where the destination leaves the start's track
+    assert abs(dlt["seek_wins_to_mb"] - 35_000 / 64 / 2) < 1
+    assert t4["dlt4000"]["by_construction"]
+    assert not t4["ibm3590"]["by_construction"] and 90 < t4["ibm3590"]["crossover_mb"] < 100
+    assert not t4["4mm-dat"]["by_construction"]

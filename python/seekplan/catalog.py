@@ -62,6 +62,15 @@ class HelicalParams(BaseModel):
     rewind: Line
 
 
+class ShortSeekRegime(BaseModel):
+    """Forward seeks within a track (J&M §5.4.3): reading up to
+    ``transition_bytes``, then ``speedup`` times the read rate."""
+
+    model_config = ConfigDict(extra="forbid")
+    speedup: float = Field(ge=1)
+    transition_bytes: int = Field(ge=0)
+
+
 class FourRegionParams(BaseModel):
     """Figures of a serpentine drive in Table 3's four-region form."""
 
@@ -72,6 +81,7 @@ class FourRegionParams(BaseModel):
     rate_bps: float = Field(gt=0)
     regions: list[Line] = Field(min_length=4, max_length=4)
     rewind: Line
+    short_seek: ShortSeekRegime | None = None
 
 
 class LtoParams(BaseModel):

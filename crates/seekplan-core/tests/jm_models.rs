@@ -9,7 +9,7 @@ use seekplan_core::model::compression::{CompressionSpec, Throughput};
 use seekplan_core::model::read_delay::ReadDelaySpec;
 use seekplan_core::model::{
     crossover_blocks, Block, CostModel, Extent, FourRegionModel, FourRegionSpec, HelicalModel,
-    HelicalSpec, LinearSeek, ReadThrough,
+    HelicalSpec, LinearSeek, ReadThrough, ShortSeekRegime,
 };
 use seekplan_core::order::{run, Algorithm, Problem};
 use seekplan_core::Schedule;
@@ -44,6 +44,19 @@ fn dlt4000() -> FourRegionSpec {
             line(31.0, 132.0),
         ],
         rewind: line(21.0, 147.0),
+        short_seek: None,
+    }
+}
+
+/// Table 3's DLT4000 with the §5.4.3 regime: reads through up to 43 MB,
+/// then moves at 1.5 times the read rate (§5.4.1).
+fn dlt4000_short() -> FourRegionSpec {
+    FourRegionSpec {
+        short_seek: Some(ShortSeekRegime {
+            speedup: 1.5,
+            transition_bytes: 43_000_000,
+        }),
+        ..dlt4000()
     }
 }
 
@@ -85,8 +98,53 @@ fn crossover_matches_the_closed_form_of_a_linear_drive() {
     // startup + full * d / cap = d * block / rate
     let d =
         spec.seek.startup_s / (spec.block_bytes as f64 / spec.rate_bps - spec.seek.full_s / cap);
-    let found = crossover_blocks(&m, Block(100)).unwrap() as f64;
-    assert!((found - d).abs() <= 1.0, "{found} vs {d}");
+    let found = crossover_blocks(&m, Block(100), m.capacity()).unwrap();
+    assert!((found.blocks as f64 - d).abs() <= 1.0, "{found:?} vs {d}");
+    // a line's advantage only grows: the seek wins to the end of the tape
+    assert_eq!(found.holds_to, m.capacity() - 101);
+    assert_eq!(crossover_blocks(&m, Block(100), found.blocks - 1), None);
+}
+
+#[test]
+fn short_seek_regime_reads_up_to_the_transition_then_moves_fast() {
+    let m = FourRegionModel::new(dlt4000_short()).unwrap();
+    let len = m.capacity() / 64;
+    let mid = Block(32 * len + len / 2);
+    let per_block = 32_768.0 / 1_270_000.0;
+    // below 43 MB the seek costs exactly the read: no penalty, no benefit
+    let d = 1_000;
+    assert_eq!(
+        m.locate(mid, Block(mid.0 + d)),
+        m.read_through(mid, Block(mid.0 + d))
+    );
+    // beyond it each further block costs a third less than reading it
+    let t = |d: u64| m.locate(mid, Block(mid.0 + d));
+    let slope = t(3_001) - t(3_000);
+    assert!((slope - per_block / 1.5).abs() < 1e-9, "{slope}");
+    // the crossover from mid-track sits at the transition, by construction
+    let c = crossover_blocks(&m, mid, len / 2).unwrap();
+    assert_eq!(c.blocks, 43_000_000 / 32_768 + 1);
+    // other tracks and backward seeks keep Table 3's lines
+    let plain = FourRegionModel::new(dlt4000()).unwrap();
+    for to in [Block(mid.0 - 500), Block(34 * len + len / 2 + 10), Block(0)] {
+        assert_eq!(m.locate(mid, to), plain.locate(mid, to));
+    }
+}
+
+#[test]
+fn short_seek_regime_yields_to_a_cheaper_region_line() {
+    // a regime slower than region 1 (speedup 1, reading all the way) leaves it
+    let mut spec = dlt4000_short();
+    spec.short_seek = Some(ShortSeekRegime {
+        speedup: 1.0,
+        transition_bytes: 0,
+    });
+    let m = FourRegionModel::new(spec).unwrap();
+    let plain = FourRegionModel::new(dlt4000()).unwrap();
+    let len = m.capacity() / 64;
+    let (from, to) = (Block(len / 2), Block(len - 1));
+    assert_eq!(m.locate(from, to), plain.locate(from, to));
+    assert!(plain.locate(from, to) < m.read_through(from, to));
 }
 
 #[test]
@@ -251,4 +309,13 @@ fn bad_specs_are_rejected_with_the_field() {
         .unwrap_err()
         .to_string()
         .contains("tracks"));
+    let mut f = dlt4000_short();
+    f.short_seek = Some(ShortSeekRegime {
+        speedup: 0.5,
+        transition_bytes: 1,
+    });
+    assert!(FourRegionModel::new(f)
+        .unwrap_err()
+        .to_string()
+        .contains("short_seek.speedup"));
 }

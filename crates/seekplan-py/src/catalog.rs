@@ -19,11 +19,12 @@ fn spec<T: DeserializeOwned>(json: &str, what: &str) -> PyResult<T> {
     serde_json::from_str(json).map_err(|e| PyValueError::new_err(format!("invalid {what}: {e}")))
 }
 
-/// Smallest forward distance in blocks from `block` at which seeking beats
-/// reading through on `drive` (None: reading always wins).
+/// J&M §5.4.3 from `block` on `drive`, trying every forward distance up to
+/// `within` blocks: (first distance where seeking beats reading through,
+/// last distance it keeps winning to), or None when reading always wins.
 #[pyfunction]
-fn crossover(drive: &Drive, block: u64) -> Option<u64> {
-    crossover_blocks(drive.model.as_ref(), Block(block))
+fn crossover(drive: &Drive, block: u64, within: u64) -> Option<(u64, u64)> {
+    crossover_blocks(drive.model.as_ref(), Block(block), within).map(|c| (c.blocks, c.holds_to))
 }
 
 /// Regions (1..=4) and distances (track lengths) of Table 3 for seek pairs.

@@ -5,10 +5,12 @@
 //! reverse-direction track, 4) before the start on a same-direction track.
 //! Each region has its own line `intercept + slope * distance`, the distance
 //! in track lengths between the destination and the start's image on the
-//! destination's track.
+//! destination's track. An optional short-seek regime (§5.4.3) times
+//! forward seeks within the start's track where it is cheaper.
 
 use super::geometry::Direction;
 use super::helical::LinearSeek;
+use super::short_seek::ShortSeekRegime;
 use super::{Block, CostModel, Extent, Physical, Read};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -78,6 +80,10 @@ pub struct FourRegionSpec {
     pub regions: [LinearSeek; 4],
     /// Rewind to BOT, slope per tape length travelled.
     pub rewind: LinearSeek,
+    /// Forward seeks within the start's track; where it is cheaper than
+    /// region 1's line it times them.
+    #[serde(default)]
+    pub short_seek: Option<ShortSeekRegime>,
 }
 
 /// A serpentine drive modelled by Table 3's four regions.
@@ -103,6 +109,9 @@ impl FourRegionModel {
                     "intercepts must be finite and >= 0",
                 ));
             }
+        }
+        if let Some(short) = &spec.short_seek {
+            short.validate()?;
         }
         let grid = TrackGrid::new(spec.tracks, spec.capacity_bytes / spec.block_bytes)?;
         Ok(FourRegionModel { spec, grid })
@@ -160,7 +169,14 @@ impl CostModel for FourRegionModel {
             return 0.0;
         }
         let (region, distance) = self.grid.region(from, to);
-        self.spec.regions[region as usize - 1].at(distance).max(0.0)
+        let line = self.spec.regions[region as usize - 1].at(distance).max(0.0);
+        match &self.spec.short_seek {
+            Some(short) if to > from && self.grid.position(from).0 == self.grid.position(to).0 => {
+                let bytes = (to.0 - from.0).saturating_mul(self.spec.block_bytes);
+                line.min(short.seconds(bytes, self.spec.rate_bps))
+            }
+            _ => line,
+        }
     }
 
     fn read(&self, extent: Extent) -> Read {

@@ -26,7 +26,7 @@ pub use matrix::{CostMatrix, CsvMatrixReader};
 pub use position::{AlongBound, LocatePos, Pos, PosCosts, PosJob};
 pub use registry::{ModelSpec, Tape};
 pub use serpentine::{SerpentineModel, SerpentineSpec, TapeLayout};
-pub use short_seek::{crossover_blocks, ReadThrough};
+pub use short_seek::{crossover_blocks, Crossover, ReadThrough, ShortSeekRegime};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,32 +1,78 @@
 //! Short seeks (Johnson & Miller §5.4.3): below a crossover distance reading
 //! through the unwanted blocks is faster than seeking past them. `ReadThrough`
 //! makes any cost model take the cheaper of the two, so every scheduler
-//! sees it; `crossover_blocks` finds the distance (Table 4 "min. seek").
+//! sees it; `crossover_blocks` runs the paper's experiment from one start
+//! (Table 4 "min. seek"); `ShortSeekRegime` is a serpentine drive's own
+//! short seeks within a track.
 
 use super::{Block, CostModel, Extent, Physical, Read};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
 
-/// Smallest forward distance (blocks) from `from` at which a seek is faster
-/// than reading through; `None` when reading through always wins up to the
-/// end of the tape. Assumes, like the paper's measurements, that the seek's
-/// advantage grows with distance (binary search on the first win).
-pub fn crossover_blocks(model: &dyn CostModel, from: Block) -> Option<u64> {
-    let room = model.capacity().saturating_sub(from.0);
+/// Where seeking first beats reading through, from one start (§5.4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crossover {
+    /// Smallest forward distance (blocks) at which the seek is faster.
+    pub blocks: u64,
+    /// Largest distance (blocks) up to which the seek stays faster without
+    /// a break, within the distances tried.
+    pub holds_to: u64,
+}
+
+/// The paper's experiment from `from`: for every forward distance `d` of
+/// 1..=`within` blocks, compare seeking past `d` blocks with reading them
+/// (both then read the same block). Every distance is tried, so the first
+/// win is found even where the seek's advantage is not monotone (a
+/// serpentine drive's next track). `None` when reading always wins.
+pub fn crossover_blocks(model: &dyn CostModel, from: Block, within: u64) -> Option<Crossover> {
+    let room = model.capacity().saturating_sub(from.0.saturating_add(1));
     let seek_wins = |d: u64| {
-        model.locate(from, Block(from.0 + d)) < model.read_through(from, Block(from.0 + d))
+        let to = Block(from.0 + d);
+        model.locate(from, to) < model.read_through(from, to)
     };
-    if room < 2 || !seek_wins(room - 1) {
-        return None;
-    }
-    let (mut lo, mut hi) = (0u64, room - 1);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if seek_wins(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
+    let last = within.min(room);
+    let blocks = (1..=last).find(|&d| seek_wins(d))?;
+    let holds_to = (blocks..=last)
+        .take_while(|&d| seek_wins(d))
+        .last()
+        .unwrap_or(blocks);
+    Some(Crossover { blocks, holds_to })
+}
+
+/// A serpentine drive's short seeks forward within one track (§5.4.3): up
+/// to `transition_bytes` the drive reads through ("no penalty ... but no
+/// benefit", DLT4000), beyond it the tape moves at the fast seek rate,
+/// `speedup` times the read rate (§5.4.1). The seek therefore meets reading
+/// at `transition_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShortSeekRegime {
+    /// Fast seek rate over the read rate.
+    pub speedup: f64,
+    /// Distance below which the drive reads through, bytes.
+    pub transition_bytes: u64,
+}
+
+impl ShortSeekRegime {
+    /// Checks both figures; names the bad field.
+    pub fn validate(&self) -> Result<()> {
+        if !(self.speedup.is_finite() && self.speedup >= 1.0) {
+            return Err(Error::invalid(
+                "short_seek.speedup",
+                format!("must be >= 1, got {}", self.speedup),
+            ));
         }
+        Ok(())
     }
-    Some(hi)
+
+    /// Seconds to move `bytes` forward on a track read at `rate_bps`.
+    pub fn seconds(&self, bytes: u64, rate_bps: f64) -> f64 {
+        if bytes <= self.transition_bytes {
+            return bytes as f64 / rate_bps;
+        }
+        let fast = (bytes - self.transition_bytes) as f64 / (self.speedup * rate_bps);
+        self.transition_bytes as f64 / rate_bps + fast
+    }
 }
 
 /// A cost model whose forward locates read through when that is faster.
