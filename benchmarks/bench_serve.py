@@ -197,8 +197,8 @@ def core_bench(
     scale: float, order: str, drives: int, queue: int, horizon_h: float | None
 ) -> list[dict[str, object]]:
     """The same campaign, drives and queue in the core's recall simulator
-    (its own tapes, 8.5 TB each): the model's answer, with no service CPU in
-    its clock. FIFO over a shuffled list is the core's `random` requester,
+    (its own tapes, 8.5 TB each), with the service's dispatch (arrivals
+    inserted into the plan being read): the model's answer. FIFO over a shuffled list is the core's `random` requester,
     over the dataset order its `by-dataset`."""
     from seekplan.recall.config import parse_config
     from seekplan.recall.run import simulate
@@ -208,7 +208,8 @@ def core_bench(
     for strategy in (fifo, {"name": "by-tapes", "tapes": 2}, {"name": "by-tapes", "tapes": drives}):
         cfg = parse_config(
             {
-                "library": {"drives": drives, "queue_size": queue},
+                # the service inserts arrivals into a mounted tape's plan
+                "library": {"drives": drives, "queue_size": queue, "arrivals": "insert"},
                 "workload": {"kind": "kit", "seed": 1, "scale": scale},
                 "strategy": strategy,
                 "duration_h": 1000 if horizon_h is None else horizon_h,

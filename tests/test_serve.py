@@ -517,3 +517,55 @@ def test_the_tape_capacity_is_the_read_models_denominator(tmp_path, catalog):
     assert kit.backend.read_seconds(job) < lto.backend.read_seconds(job)
     with pytest.raises(SeekplanError, match="tape_capacity_gb"):
         make(tmp_path / "c", str(tmp_path / "c.db"), catalog, tape_capacity_gb=0)
+
+
+def test_the_service_measures_the_model_not_the_machine(tmp_path):
+    """A KIT-like campaign staged in random order through the service at
+    200,000x real time reads as fast as the core's recall simulator says it
+    should (same campaign, drives, queue, 8.5 TB tapes, arrivals inserted into
+    the plan being read). On a wall clock the service's own CPU time, times
+    200,000, would swamp the modelled time (4 s of CPU is 800,000 virtual s
+    against about 34,000 modelled)."""
+    import random
+
+    from seekplan.catalog import make_drive
+    from seekplan.recall import generate_kit
+    from seekplan.recall.config import parse_config
+    from seekplan.recall.run import simulate
+
+    camp = generate_kit(1, 0.005)
+    ratio = 262_144 / int(make_drive("lto9").block_bytes)
+    cat = tmp_path / "kit.csv"
+    rows = ["path,tape,block,size"]
+    for i in range(len(camp.tape)):
+        name = camp.tape_names[int(camp.tape[i])]
+        rows.append(f"/k/{i},{name},{int(int(camp.block[i]) * ratio)},{int(camp.size[i])}")
+    cat.write_text("\n".join(rows) + "\n")
+    paths = [r.split(",")[0] for r in rows[1:]]
+    random.Random(1).shuffle(paths)
+    _app, svc = build(load_stage_config(None, {
+        "catalog": str(cat), "db": str(tmp_path / "k.db"), "buffer": str(tmp_path / "kb"),
+        "time_scale": 200_000.0, "order": "sltf", "drives": 2, "policy": "fifo",
+        "tape_capacity_gb": 8500, "library": {"queue_size": 100},
+    }))  # fmt: skip
+    svc.pause(True)
+    svc.start()
+    try:
+        rid = svc.stage("t", paths)
+        t0 = svc.clock.now()
+        svc.pause(False)
+        deadline = time.monotonic() + 120
+        while svc.summaries[rid].completed_at is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert svc.summaries[rid].completed_at is not None
+        service_mb_s = svc.stats.bytes_read._value.get() / 1e6 / (svc.clock.now() - t0)
+    finally:
+        svc.stop()
+    core = parse_config({
+        "library": {"drives": 2, "queue_size": 100, "arrivals": "insert"},
+        "workload": {"kind": "kit", "seed": 1, "scale": 0.005},
+        "strategy": {"name": "random"}, "duration_h": 10_000,
+    })  # fmt: skip
+    m = simulate(core)["metrics"]
+    assert m["files_staged"] == len(paths)
+    assert service_mb_s == pytest.approx(m["bytes_staged"] / 1e6 / m["last_staged_s"], rel=0.03)
