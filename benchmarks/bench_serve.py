@@ -198,8 +198,9 @@ def core_bench(
 ) -> list[dict[str, object]]:
     """The same campaign, drives and queue in the core's recall simulator
     (its own tapes, 8.5 TB each), with the service's dispatch (arrivals
-    inserted into the plan being read): the model's answer. FIFO over a shuffled list is the core's `random` requester,
-    over the dataset order its `by-dataset`."""
+    inserted into the plan being read): the model's answer. FIFO over a
+    shuffled list is the core's `random` requester, over the dataset order
+    its `by-dataset`."""
     from seekplan.recall.config import parse_config
     from seekplan.recall.run import simulate
 
