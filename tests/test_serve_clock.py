@@ -100,3 +100,38 @@ def test_the_wall_clock_runs_regardless() -> None:
         t0 = clock.now()
         time.sleep(0.02)
         assert clock.now() - t0 >= 0.02 * SCALE
+
+
+def test_a_notified_worker_starts_at_the_notify_whatever_its_wake_up_latency() -> None:
+    """At 10^9x, a microsecond of thread wake-up would be 1,000 virtual
+    seconds: the notify itself counts the woken worker as computing."""
+    clock = ModelledClock(1e9)
+    cond = threading.Condition()
+    registered = threading.Barrier(2)
+    woke_at: list[float] = []
+    notified_at: list[float] = []
+
+    def waiter() -> None:
+        with clock.worker():
+            with cond:
+                registered.wait()
+                clock.wait(cond, 10.0)
+                woke_at.append(clock.now())
+
+    def notifier() -> None:
+        with clock.worker():
+            registered.wait()
+            with cond:  # the waiter is in its wait once this lock is free
+                pass
+            clock.sleep(50.0)
+            with cond:
+                notified_at.append(clock.now())
+                clock.notify_all(cond)
+            clock.sleep(1000.0)  # the clock must not run past the waiter's start
+
+    threads = [threading.Thread(target=waiter), threading.Thread(target=notifier)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=10)
+    assert woke_at == notified_at

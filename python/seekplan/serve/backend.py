@@ -110,7 +110,9 @@ class SimulatedBackend:
         self.rate_bps = float(self.drive["rate_bps"])
         self.read_model: dict[str, Any] = dict(read_model)
         robot = hardware["robot"]
-        self.arms = threading.Semaphore(max(1, int(robot["arms"])))
+        #: Free robot arms, and the condition a worker waits on for one.
+        self.free_arms = max(1, int(robot["arms"]))
+        self._arm_free = threading.Condition()
         self.fetch_s = float(robot["fetch_s"])
         self.return_s = float(robot["return_s"])
         buffer.mkdir(parents=True, exist_ok=True)
@@ -119,12 +121,17 @@ class SimulatedBackend:
         self._log = self.log_path.open("a", encoding="utf-8")
 
     def _robot(self, seconds: float) -> None:
-        with self.clock.idle():
-            self.arms.acquire()
+        """One robot move of ``seconds``, on the first free arm."""
+        with self._arm_free:
+            while self.free_arms == 0 and not self.clock.stop.is_set():
+                self.clock.wait(self._arm_free, None)
+            self.free_arms -= 1
         try:
             self.clock.sleep(seconds)
         finally:
-            self.arms.release()
+            with self._arm_free:
+                self.free_arms += 1
+                self.clock.notify_all(self._arm_free)
 
     def mount(self, drive: int, tape: str) -> None:
         """Robot fetch, load and thread times."""

@@ -11,9 +11,10 @@
   seconds started at ``t`` returns at ``t + s`` whatever the machine's load.
 
 A drive worker runs inside :meth:`Clock.worker`; it waits with
-:meth:`Clock.sleep` (a modelled step) or inside :meth:`Clock.idle` (any other
-blocking wait). Threads that are not workers (HTTP handlers) only read
-:meth:`Clock.now`.
+:meth:`Clock.sleep` (a modelled step), :meth:`Clock.wait` (for another thread's
+:meth:`Clock.notify_all` on a condition: new work, a free robot arm) or inside
+:meth:`Clock.idle` (any other blocking wait). Threads that are not workers
+(HTTP handlers) read :meth:`Clock.now` and notify.
 """
 
 from __future__ import annotations
@@ -56,9 +57,28 @@ class Clock:
         track in real time)."""
         yield
 
+    def wait(self, cond: threading.Condition, timeout: float | None) -> None:
+        """``cond.wait(timeout)`` (``cond``'s lock held) as a worker's wait
+        for :meth:`notify_all`."""
+        cond.wait(timeout)
+
+    def notify_all(self, cond: threading.Condition) -> None:
+        """``cond.notify_all()`` (``cond``'s lock held)."""
+        cond.notify_all()
+
     def halt(self) -> None:
         """Stops: every wait returns."""
         self.stop.set()
+
+
+class _Waiter:
+    """A worker in :meth:`ModelledClock.wait`; ``woken`` once a notify has
+    counted it as computing again."""
+
+    __slots__ = ("woken",)
+
+    def __init__(self) -> None:
+        self.woken = False
 
 
 class ModelledClock(Clock):
@@ -66,10 +86,12 @@ class ModelledClock(Clock):
 
     The clock runs at ``scale`` times real time while every registered worker
     waits, never past the earliest pending :meth:`sleep` deadline; the worker
-    whose deadline it reaches holds it there until it waits again. A thread
-    woken from an :meth:`idle` wait by another (new work) resumes the clock's
-    count when it runs, so its start may lag the wake-up by the thread's
-    scheduling latency times ``scale`` -- the one place real time leaks in."""
+    whose deadline it reaches holds it there until it waits again. A
+    :meth:`notify_all` counts the workers it wakes as computing at once, so
+    the clock stops at the notify, not when the woken threads get a CPU.
+    Only a worker ending an :meth:`idle` wait, or a :meth:`wait` that times
+    out, resumes the count when it runs: real time leaks in there, a thread's
+    scheduling latency times ``scale``."""
 
     def __init__(self, scale: float) -> None:
         super().__init__(scale)
@@ -80,6 +102,7 @@ class ModelledClock(Clock):
         self._deadlines: list[tuple[float, int]] = []
         self._ids = itertools.count()
         self._local = threading.local()
+        self._waiters: dict[int, list[_Waiter]] = {}
 
     def _now(self) -> float:
         if self._busy > 0:
@@ -154,6 +177,33 @@ class ModelledClock(Clock):
         finally:
             with self._cond:
                 self._set_busy(+1)
+
+    def wait(self, cond: threading.Condition, timeout: float | None) -> None:
+        """Waits on ``cond`` (its lock held) with the clock running; a
+        :meth:`notify_all` on it stops the clock for this worker at once."""
+        if not getattr(self._local, "worker", False):
+            cond.wait(timeout)
+            return
+        me = _Waiter()
+        with self._cond:
+            self._waiters.setdefault(id(cond), []).append(me)
+            self._set_busy(-1)
+        cond.wait(timeout)
+        with self._cond:
+            if not me.woken:  # timed out: nobody counted it
+                self._waiters[id(cond)].remove(me)
+                self._set_busy(+1)
+
+    def notify_all(self, cond: threading.Condition) -> None:
+        """Wakes every worker waiting on ``cond`` (its lock held), counting
+        them as computing from now."""
+        with self._cond:
+            woken = self._waiters.pop(id(cond), [])
+            for w in woken:
+                w.woken = True
+            if woken:
+                self._set_busy(len(woken))
+        cond.notify_all()
 
     def halt(self) -> None:
         """Stops: every wait returns."""

@@ -227,7 +227,7 @@ class Service:
         self.stopping = True
         self.clock.halt()
         with self.sched.lock:
-            self.sched.wake.notify_all()
+            self.clock.notify_all(self.sched.wake)
         for t in self.threads:
             t.join(timeout=10)
         close = getattr(self.backend, "close", None)
@@ -480,7 +480,7 @@ class Service:
                     job = Job(path, self.catalog.tape_index[entry.tape], entry.block, entry.size)
                     job.rows[file_id] = (rid, SUBMITTED)
                     self.sched.arrive(job, vnow)
-                self.sched.wake.notify_all()
+                self.clock.notify_all(self.sched.wake)
         return rid
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:
@@ -651,7 +651,7 @@ class Service:
         """Takes the drives down (they finish the file in hand) or brings them back."""
         with self.sched.lock:
             self.paused = paused
-            self.sched.wake.notify_all()
+            self.clock.notify_all(self.sched.wake)
 
     def _wait_s(self) -> float:
         wake = self.sched.requester.next_wake()
@@ -668,8 +668,7 @@ class Service:
             with self.sched.lock:
                 action = None if self.paused else self.sched.next_action(d, self.clock.now())
                 if action is None:
-                    with self.clock.idle():
-                        self.sched.wake.wait(self._wait_s())
+                    self.clock.wait(self.sched.wake, self._wait_s())
                     continue
             try:
                 if action.kind == "plan":
@@ -760,7 +759,7 @@ class Service:
                 rows = list(job.rows.items())
                 job.rows.clear()
                 drive.rate_mb_s = job.size / 1e6 / elapsed if elapsed > 0 else 0.0
-                self.sched.wake.notify_all()
+                self.clock.notify_all(self.sched.wake)
             new = COMPLETED if error is None else FAILED
             if rows:
                 self._transition(
