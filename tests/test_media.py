@@ -4,6 +4,7 @@ Balafoutis reproduction at a tiny scale."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,8 @@ from hypothesis import strategies as st
 
 from seekplan.errors import SeekplanError
 from seekplan.experiments import balafoutis
+from seekplan.experiments.balafoutis_why import MECHANISMS, explain
+from seekplan.io import to_json
 from seekplan.media import MediaStudy, algorithms, parse_study, simulate
 from seekplan.sweep import Executor
 
@@ -94,7 +97,7 @@ def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
 def test_reproduction_structure_at_tiny_scale(tiny):
     tmp_path, res = tiny
     data = json.loads((tmp_path / "results.json").read_text())
-    assert data == json.loads(json.dumps(res))
+    assert data == json.loads(to_json(res, nan_as_null=True))
     for name, fig in balafoutis.FIGURES.items():
         per = data["figures"][name]["algorithms"]
         assert set(per) == set(fig["algorithms"])
@@ -110,7 +113,8 @@ def test_reproduction_structure_at_tiny_scale(tiny):
     ids = [c["id"] for c in data["claims"]]
     assert len(ids) == len(set(ids)) >= 10
     for c in data["claims"]:
-        assert set(c) == {"id", "text", "holds", "evidence"}
+        keys = {"id", "text", "holds", "evidence"}
+        assert set(c) == (keys if c["holds"] else keys | {"mechanism"})
         assert isinstance(c["holds"], bool) and c["evidence"]
     glitch = next(c for c in data["claims"] if c["id"] == "no-glitches")
     assert glitch["holds"]
@@ -124,6 +128,31 @@ def test_claims_follow_the_numbers(tiny):
     res["c_fraction_n25"] = 0.9
     frac = next(c for c in balafoutis._claims(res) if c["id"] == "scan-25-takes-45pct")
     assert not frac["holds"]
+
+
+def test_every_failing_claim_names_a_measured_mechanism(tiny):
+    """Issue 14 item 5: each finding that does not hold says why, with a
+    number from the run; a finding forced to fail gets one too."""
+    claims = tiny[1]["claims"]
+    assert any(not c["holds"] for c in claims)
+    for c in claims:
+        if not c["holds"]:
+            assert re.search(r"\d", c["mechanism"]), c
+    assert "Where we differ, and why" in (tiny[0] / "report.html").read_text()
+    res = json.loads(json.dumps(tiny[1]))
+    res["glitches_total"] = 3
+    forced = explain(res, balafoutis._claims(res))
+    glitch = next(c for c in forced if c["id"] == "no-glitches")
+    assert "3 glitches" in glitch["mechanism"]
+
+
+def test_every_claim_has_a_mechanism_that_runs_on_any_results(tiny):
+    """A claim cannot fail without a way to say why: every claim id has a
+    mechanism, and each computes a line with a number from the tiny run."""
+    res = tiny[1]
+    assert {c["id"] for c in res["claims"]} == set(MECHANISMS)
+    for cid, why in MECHANISMS.items():
+        assert re.search(r"\d", why(res)), cid
 
 
 def test_a_study_that_is_not_a_mapping_names_its_file_once():

@@ -49,18 +49,32 @@ def _mean(xs: list[float | None]) -> float:
     return float(statistics.fmean(values)) if values else float("nan")
 
 
+def _spread(xs: list[float | None]) -> float:
+    """Sample standard deviation over the runs that measured the metric (NaN
+    below two runs): the run-to-run noise a difference is judged against."""
+    values = [x for x in xs if x is not None and x == x]
+    return float(statistics.stdev(values)) if len(values) > 1 else float("nan")
+
+
 def aggregate(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The paper's final value of each metric: the mean over the runs; sums
-    for counts; saturated if any run saturated."""
+    for counts; saturated if any run saturated. ``d_mean_response_sd_s`` is
+    the mean response's spread over runs, ``d_served_per_round`` the
+    D-requests served per round over all runs."""
+    rounds = sum(int(r["rounds"]) for r in runs)
+    served = sum(int(r["d_served"]) for r in runs)
     return {
         "d_mean_response_s": _mean([r["d_mean_response_s"] for r in runs]),
+        "d_mean_response_sd_s": _spread([r["d_mean_response_s"] for r in runs]),
+        "d_max_response_s": _mean([r["d_max_response_s"] for r in runs]),
         "fairness": _mean([r["fairness"] for r in runs]),
         "unserved_per_round": _mean([r["unserved_per_round"] for r in runs]),
         "c_busy_fraction": _mean([r["c_busy_fraction"] for r in runs]),
         "c_scan_fraction": _mean([r["c_scan_fraction"] for r in runs]),
         "glitches": sum(int(r["glitches"]) for r in runs),
-        "d_served": sum(int(r["d_served"]) for r in runs),
-        "rounds": sum(int(r["rounds"]) for r in runs),
+        "d_served": served,
+        "d_served_per_round": served / rounds if rounds else float("nan"),
+        "rounds": rounds,
         "saturated": any(r["saturated"] for r in runs),
         "runs": len(runs),
     }
