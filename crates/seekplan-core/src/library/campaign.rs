@@ -3,6 +3,7 @@
 use super::LibrarySpec;
 use crate::model::LinearModel;
 use crate::{Error, Result};
+use std::sync::OnceLock;
 
 /// One requested file.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,6 +64,9 @@ pub struct Campaign {
     /// are `tape_requests[tape_start[t]..tape_start[t + 1]]`.
     tape_requests: Vec<Request>,
     tape_start: Vec<usize>,
+    /// A block size in which every file was found to fit on its tape (the
+    /// check reads every file; a sweep's runs share one block size).
+    fits_in_blocks_of: OnceLock<u64>,
 }
 
 /// A campaign as parallel columns, borrowed from their owner (numpy arrays
@@ -294,6 +298,9 @@ impl Campaign {
                 .map_err(|e| Error::invalid("capacity", format!("tape {i}: {e}")))
             })
             .collect::<Result<Vec<_>>>()?;
+        if self.fits_in_blocks_of.get() == Some(&spec.block_bytes) {
+            return Ok(models);
+        }
         for (i, f) in self.files.iter().enumerate() {
             let capacity = crate::model::CostModel::capacity(&models[f.tape as usize]);
             let end = f.block.saturating_add(f.size.div_ceil(spec.block_bytes));
@@ -307,6 +314,8 @@ impl Campaign {
                 ));
             }
         }
+        // Another thread may have checked the same or another size first.
+        let _ = self.fits_in_blocks_of.set(spec.block_bytes);
         Ok(models)
     }
 }

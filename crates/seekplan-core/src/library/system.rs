@@ -410,16 +410,24 @@ impl<'a> TapeSystem<'a> {
     fn next_request(&mut self, t: u32, head: Block) -> Result<Option<Stop>> {
         let q = &mut self.tapes[t as usize];
         if q.plan.is_empty() && !q.fresh.is_empty() {
-            let batch = std::mem::take(&mut q.fresh);
-            let extents = batch
-                .iter()
-                .map(|s| Extent {
-                    start: Block(s.start),
-                    bytes: s.size,
-                })
-                .collect();
-            let schedule = order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
-            q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
+            if self.algo == Algorithm::Scan {
+                // Both buffers keep their room for the next batch.
+                std::mem::swap(&mut q.plan, &mut q.fresh);
+                scan_linear(&mut q.plan, head);
+                q.plan.reverse();
+            } else {
+                let batch = std::mem::take(&mut q.fresh);
+                let extents = batch
+                    .iter()
+                    .map(|s| Extent {
+                        start: Block(s.start),
+                        bytes: s.size,
+                    })
+                    .collect();
+                let schedule =
+                    order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
+                q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
+            }
         }
         Ok(q.plan.pop())
     }
@@ -518,6 +526,14 @@ fn is_free(phase: Phase) -> bool {
     matches!(phase, Phase::Empty | Phase::Idle)
 }
 
+/// SCAN on a linear tape ([`crate::order`]'s `scan` with a [`LinearModel`],
+/// whose position is the block): the stops at or past the head in block
+/// order, then those behind it; ties keep their order. Ordering a batch
+/// this way skips building an ordering problem per batch.
+fn scan_linear(batch: &mut [Stop], head: Block) {
+    batch.sort_by_key(|s| (s.start < head.0, s.start));
+}
+
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where
 /// it adds the least locate time on `model`; ties go to the earlier read.
 fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &LinearModel) {
@@ -559,6 +575,41 @@ mod tests {
             at = s.end;
         }
         total
+    }
+
+    #[test]
+    fn scan_linear_is_the_scan_orderer_on_a_linear_tape() {
+        let model = LinearModel::new(10_000, 1, 1.0, 100.0, 2.0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for case in 0..300 {
+            let batch: Vec<Stop> = (0..case % 40)
+                .map(|i| {
+                    // Few distinct blocks, so that ties occur.
+                    let start = rng.gen_range(0..50) * 100;
+                    Stop {
+                        file: i,
+                        start,
+                        end: start + 1,
+                        size: 1,
+                        enqueued: 0.0,
+                    }
+                })
+                .collect();
+            let head = Block(rng.gen_range(0..5_000));
+            let extents = batch
+                .iter()
+                .map(|s| Extent {
+                    start: Block(s.start),
+                    bytes: s.size,
+                })
+                .collect();
+            let schedule = order_tape(&model, extents, head, None, Algorithm::Scan).unwrap();
+            let expected: Vec<u32> = schedule.order.iter().map(|&i| batch[i].file).collect();
+            let mut ours = batch.clone();
+            scan_linear(&mut ours, head);
+            let ours: Vec<u32> = ours.iter().map(|s| s.file).collect();
+            assert_eq!(ours, expected, "case {case}");
+        }
     }
 
     #[test]
