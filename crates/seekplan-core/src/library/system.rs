@@ -158,7 +158,16 @@ impl<'a> TapeSystem<'a> {
             campaign,
             models,
             algo,
-            tapes: vec![TapeQueue::default(); campaign.tapes().len()],
+            // Room for as many requests as a tape can have queued, so that
+            // queueing never grows a vector (untouched room costs no memory).
+            tapes: campaign
+                .files_per_tape()
+                .iter()
+                .map(|&n| TapeQueue {
+                    fresh: Vec::with_capacity(n.min(spec.queue_size)),
+                    ..TapeQueue::default()
+                })
+                .collect(),
             drives: vec![
                 Drive {
                     phase: Phase::Empty,
