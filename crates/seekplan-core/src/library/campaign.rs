@@ -234,18 +234,19 @@ impl Campaign {
     }
 
     /// Asks the memory for the file ranked `rank` in arrival order, to be
-    /// read soon (a hint: does nothing off x86-64).
+    /// read soon.
     pub fn prefetch(&self, rank: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(f) = self.nth_arrival(rank) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let file: *const FileSpec = &self.files[f as usize];
-            // SAFETY: SSE is part of x86-64, and a prefetch only hints the
-            // cache (it never faults, here on a valid address anyway).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(file.cast()) };
+            prefetch(&self.files[f as usize]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = rank;
+    }
+
+    /// Asks the memory for `tape`'s `i`-th request in arrival order (if it
+    /// has one), to be read soon.
+    pub fn prefetch_tape_request(&self, tape: u32, i: usize) {
+        if let Some(r) = self.tape_requests(tape).get(i) {
+            prefetch(r);
+        }
     }
 
     /// The request for `file`.
@@ -333,4 +334,18 @@ impl Campaign {
         let _ = self.fits_in_blocks_of.set(spec.block_bytes);
         Ok(models)
     }
+}
+
+/// Hints the cache to load `x`'s line (does nothing off x86-64).
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p: *const T = x;
+        // SAFETY: SSE is part of x86-64, and a prefetch only hints the cache
+        // (it never faults, here on a valid address anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }

@@ -13,6 +13,10 @@ use crate::library::{Campaign, Request, TapeSpec};
 use crate::sim::Time;
 use std::collections::VecDeque;
 
+/// How many requests ahead of a tape's next one [`Clusters::take`] asks the
+/// memory for (a few cache lines).
+const PREFETCH_AHEAD: usize = 8;
+
 /// The pending requests of one tape.
 #[derive(Clone, Default)]
 pub(super) struct TapePending {
@@ -144,6 +148,9 @@ impl<'a> Clusters<'a> {
         let request = match self.campaign {
             Some(c) => {
                 pending.next += 1;
+                // The tape's requests are read in order, a turn apart: ask
+                // for the next lines ahead of time.
+                c.prefetch_tape_request(t, pending.next + PREFETCH_AHEAD);
                 c.tape_requests(t)[pending.next - 1]
             }
             None => {
