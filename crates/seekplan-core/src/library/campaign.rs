@@ -3,6 +3,7 @@
 use super::LibrarySpec;
 use crate::model::LinearModel;
 use crate::{Error, Result};
+use std::sync::OnceLock;
 
 /// One requested file.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,6 +58,15 @@ pub struct Campaign {
     files_per_tape: Vec<usize>,
     /// Files by arrival time, or None when they are listed in that order.
     arrival_order: Option<Vec<u32>>,
+    /// Tape of each file in arrival order.
+    arrival_tapes: Vec<u32>,
+    /// Each tape's requests in arrival order, tape after tape: tape `t`'s
+    /// are `tape_requests[tape_start[t]..tape_start[t + 1]]`.
+    tape_requests: Vec<Request>,
+    tape_start: Vec<usize>,
+    /// A block size in which every file was found to fit on its tape (the
+    /// check reads every file; a sweep's runs share one block size).
+    fits_in_blocks_of: OnceLock<u64>,
 }
 
 /// A campaign as parallel columns, borrowed from their owner (numpy arrays
@@ -126,12 +136,48 @@ impl Campaign {
             });
             order
         });
-        Ok(Campaign {
+        let mut campaign = Campaign {
             files,
             tapes,
             files_per_tape,
             arrival_order,
-        })
+            ..Campaign::default()
+        };
+        campaign.index_by_tape();
+        Ok(campaign)
+    }
+
+    /// Builds the arrival-ordered views by tape (a counting sort), which
+    /// strategies read instead of copying every request at each run.
+    fn index_by_tape(&mut self) {
+        let mut start = Vec::with_capacity(self.tapes.len() + 1);
+        start.push(0);
+        for &n in &self.files_per_tape {
+            start.push(start.last().copied().unwrap_or(0) + n);
+        }
+        let mut next = start.clone();
+        let n = self.files.len();
+        let mut requests = vec![
+            Request {
+                file: 0,
+                tape: 0,
+                block: 0,
+                size: 0,
+            };
+            n
+        ];
+        let mut tapes = Vec::with_capacity(n);
+        for rank in 0..n {
+            let f = self.nth_arrival(rank).expect("rank within the campaign");
+            let request = self.request(f);
+            let slot = &mut next[request.tape as usize];
+            requests[*slot] = request;
+            *slot += 1;
+            tapes.push(request.tape);
+        }
+        self.arrival_tapes = tapes;
+        self.tape_requests = requests;
+        self.tape_start = start;
     }
 
     /// Requested files, in the order they were requested.
@@ -154,6 +200,52 @@ impl Campaign {
         match &self.arrival_order {
             Some(order) => order.get(i).copied(),
             None => (i < self.files.len()).then_some(i as u32),
+        }
+    }
+
+    /// Tape of each file in arrival order (indexed like [`Campaign::nth_arrival`]).
+    pub fn arrival_tapes(&self) -> &[u32] {
+        &self.arrival_tapes
+    }
+
+    /// Requests for `tape` in arrival order (ties in request order).
+    pub fn tape_requests(&self, tape: u32) -> &[Request] {
+        let t = tape as usize;
+        &self.tape_requests[self.tape_start[t]..self.tape_start[t + 1]]
+    }
+
+    /// Number of files that have arrived by `now`: the first rank of
+    /// [`Campaign::nth_arrival`] arriving later.
+    pub fn arrived_by(&self, now: f64) -> usize {
+        let at = |rank: usize| {
+            let f = self.nth_arrival(rank).expect("rank within the campaign");
+            self.files[f as usize].arrival_s
+        };
+        let (mut lo, mut hi) = (0, self.files.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if at(mid) <= now {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Asks the memory for the file ranked `rank` in arrival order, to be
+    /// read soon.
+    pub fn prefetch(&self, rank: usize) {
+        if let Some(f) = self.nth_arrival(rank) {
+            prefetch(&self.files[f as usize]);
+        }
+    }
+
+    /// Asks the memory for `tape`'s `i`-th request in arrival order (if it
+    /// has one), to be read soon.
+    pub fn prefetch_tape_request(&self, tape: u32, i: usize) {
+        if let Some(r) = self.tape_requests(tape).get(i) {
+            prefetch(r);
         }
     }
 
@@ -222,6 +314,9 @@ impl Campaign {
                 .map_err(|e| Error::invalid("capacity", format!("tape {i}: {e}")))
             })
             .collect::<Result<Vec<_>>>()?;
+        if self.fits_in_blocks_of.get() == Some(&spec.block_bytes) {
+            return Ok(models);
+        }
         for (i, f) in self.files.iter().enumerate() {
             let capacity = crate::model::CostModel::capacity(&models[f.tape as usize]);
             let end = f.block.saturating_add(f.size.div_ceil(spec.block_bytes));
@@ -235,6 +330,22 @@ impl Campaign {
                 ));
             }
         }
+        // Another thread may have checked the same or another size first.
+        let _ = self.fits_in_blocks_of.set(spec.block_bytes);
         Ok(models)
     }
+}
+
+/// Hints the cache to load `x`'s line (does nothing off x86-64).
+fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p: *const T = x;
+        // SAFETY: SSE is part of x86-64, and a prefetch only hints the cache
+        // (it never faults, here on a valid address anyway).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }

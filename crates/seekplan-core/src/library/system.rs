@@ -14,6 +14,8 @@ use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
 use crate::sim::{Calendar, Time};
 use crate::Result;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// Events the library schedules for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,6 +100,13 @@ impl TapeQueue {
     fn len(&self) -> usize {
         self.plan.len() + self.fresh.len()
     }
+
+    /// How relevant tape `t`, whose queue this is, is for a free drive:
+    /// more queued bytes first, then the older oldest request (sequence
+    /// numbers are unique, so no two tapes with requests tie).
+    fn rank(&self, t: u32) -> (u64, Reverse<u64>, u32) {
+        (self.bytes, Reverse(self.oldest), t)
+    }
 }
 
 /// One finished mount: how long the tape stayed in a drive and what it gave.
@@ -129,6 +138,10 @@ pub struct TapeSystem<'a> {
     free_drives: usize,
     /// Drives that finished a read and choose their next in `resume`.
     choosing: Vec<usize>,
+    /// Unheld tapes with queued requests by relevance (see
+    /// [`TapeSystem::most_relevant_tape`]); an entry is pushed whenever such
+    /// a tape's rank changes, and stale ones are dropped when they surface.
+    relevance: BinaryHeap<(u64, Reverse<u64>, u32)>,
     /// Finished mounts, in the order they ended.
     pub mounts: Vec<MountRecord>,
     /// Drive-seconds spent doing something (not idle or empty).
@@ -145,7 +158,16 @@ impl<'a> TapeSystem<'a> {
             campaign,
             models,
             algo,
-            tapes: vec![TapeQueue::default(); campaign.tapes().len()],
+            // Room for as many requests as a tape can have queued, so that
+            // queueing never grows a vector (untouched room costs no memory).
+            tapes: campaign
+                .files_per_tape()
+                .iter()
+                .map(|&n| TapeQueue {
+                    fresh: Vec::with_capacity(n.min(spec.queue_size)),
+                    ..TapeQueue::default()
+                })
+                .collect(),
             drives: vec![
                 Drive {
                     phase: Phase::Empty,
@@ -165,6 +187,7 @@ impl<'a> TapeSystem<'a> {
             wake_pending: false,
             free_drives: spec.hardware.drives,
             choosing: Vec::new(),
+            relevance: BinaryHeap::new(),
             mounts: Vec::new(),
             busy_s: 0.0,
         })
@@ -206,7 +229,10 @@ impl<'a> TapeSystem<'a> {
         }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
-            None => self.free_drives > 0,
+            None => {
+                self.rerank(f.tape);
+                self.free_drives > 0
+            }
         };
         if wake && !self.wake_pending {
             self.wake_pending = true;
@@ -242,9 +268,12 @@ impl<'a> TapeSystem<'a> {
             LibEvent::Arm(d) => {
                 if let Some(t) = self.drives[d].returning.take() {
                     self.tapes[t as usize].holder = None;
-                    if self.tapes[t as usize].len() > 0 && !self.wake_pending {
-                        self.wake_pending = true;
-                        cal.schedule(0.0, LibEvent::Wake.into());
+                    if self.tapes[t as usize].len() > 0 {
+                        self.rerank(t);
+                        if !self.wake_pending {
+                            self.wake_pending = true;
+                            cal.schedule(0.0, LibEvent::Wake.into());
+                        }
                     }
                 }
                 if let Some(next) = self.robot.done(cal.now()) {
@@ -380,28 +409,44 @@ impl<'a> TapeSystem<'a> {
     /// With `next-batch` arrivals, a drive whose batch on tape `t` is done is
     /// assigned "the next most relevant cartridge" (Figure 3, step 3): an
     /// unheld tape that outranks its own queued requests, if there is one.
-    fn outranking_tape(&self, t: u32) -> Option<u32> {
+    fn outranking_tape(&mut self, t: u32) -> Option<u32> {
         let own = &self.tapes[t as usize];
         if self.spec.arrivals != Arrivals::NextBatch || !own.plan.is_empty() || own.fresh.is_empty()
         {
             return None;
         }
-        self.most_relevant_tape().filter(|&o| {
-            let other = &self.tapes[o as usize];
-            (other.bytes, std::cmp::Reverse(other.oldest))
-                > (own.bytes, std::cmp::Reverse(own.oldest))
-        })
+        let own = own.rank(t);
+        self.most_relevant_tape()
+            .filter(|&o| self.tapes[o as usize].rank(o) > own)
+    }
+
+    /// Records the new rank of unheld tape `t`; rebuilds the ranking from
+    /// the tapes when stale entries outnumber them.
+    fn rerank(&mut self, t: u32) {
+        self.relevance.push(self.tapes[t as usize].rank(t));
+        if self.relevance.len() > 4 * self.tapes.len() {
+            self.relevance = self
+                .tapes
+                .iter()
+                .enumerate()
+                .filter(|(_, q)| q.holder.is_none() && q.len() > 0)
+                .map(|(i, q)| q.rank(i as u32))
+                .collect();
+        }
     }
 
     /// The unheld tape with the most queued bytes; ties go to the tape whose
     /// oldest queued request is older.
-    fn most_relevant_tape(&self) -> Option<u32> {
-        self.tapes
-            .iter()
-            .enumerate()
-            .filter(|(_, q)| q.holder.is_none() && q.len() > 0)
-            .max_by(|(_, a), (_, b)| a.bytes.cmp(&b.bytes).then(b.oldest.cmp(&a.oldest)))
-            .map(|(i, _)| i as u32)
+    fn most_relevant_tape(&mut self) -> Option<u32> {
+        while let Some(&top) = self.relevance.peek() {
+            let t = top.2;
+            let q = &self.tapes[t as usize];
+            if q.holder.is_none() && q.len() > 0 && q.rank(t) == top {
+                return Some(t);
+            }
+            self.relevance.pop();
+        }
+        None
     }
 
     /// The next request to read on tape `t` with the head at `head`; when
@@ -410,16 +455,24 @@ impl<'a> TapeSystem<'a> {
     fn next_request(&mut self, t: u32, head: Block) -> Result<Option<Stop>> {
         let q = &mut self.tapes[t as usize];
         if q.plan.is_empty() && !q.fresh.is_empty() {
-            let batch = std::mem::take(&mut q.fresh);
-            let extents = batch
-                .iter()
-                .map(|s| Extent {
-                    start: Block(s.start),
-                    bytes: s.size,
-                })
-                .collect();
-            let schedule = order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
-            q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
+            if self.algo == Algorithm::Scan {
+                // Both buffers keep their room for the next batch.
+                std::mem::swap(&mut q.plan, &mut q.fresh);
+                scan_linear(&mut q.plan, head);
+                q.plan.reverse();
+            } else {
+                let batch = std::mem::take(&mut q.fresh);
+                let extents = batch
+                    .iter()
+                    .map(|s| Extent {
+                        start: Block(s.start),
+                        bytes: s.size,
+                    })
+                    .collect();
+                let schedule =
+                    order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
+                q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
+            }
         }
         Ok(q.plan.pop())
     }
@@ -518,6 +571,14 @@ fn is_free(phase: Phase) -> bool {
     matches!(phase, Phase::Empty | Phase::Idle)
 }
 
+/// SCAN on a linear tape ([`crate::order`]'s `scan` with a [`LinearModel`],
+/// whose position is the block): the stops at or past the head in block
+/// order, then those behind it; ties keep their order. Ordering a batch
+/// this way skips building an ordering problem per batch.
+fn scan_linear(batch: &mut [Stop], head: Block) {
+    batch.sort_by_key(|s| (s.start < head.0, s.start));
+}
+
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where
 /// it adds the least locate time on `model`; ties go to the earlier read.
 fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &LinearModel) {
@@ -559,6 +620,41 @@ mod tests {
             at = s.end;
         }
         total
+    }
+
+    #[test]
+    fn scan_linear_is_the_scan_orderer_on_a_linear_tape() {
+        let model = LinearModel::new(10_000, 1, 1.0, 100.0, 2.0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        for case in 0..300 {
+            let batch: Vec<Stop> = (0..case % 40)
+                .map(|i| {
+                    // Few distinct blocks, so that ties occur.
+                    let start = rng.gen_range(0..50) * 100;
+                    Stop {
+                        file: i,
+                        start,
+                        end: start + 1,
+                        size: 1,
+                        enqueued: 0.0,
+                    }
+                })
+                .collect();
+            let head = Block(rng.gen_range(0..5_000));
+            let extents = batch
+                .iter()
+                .map(|s| Extent {
+                    start: Block(s.start),
+                    bytes: s.size,
+                })
+                .collect();
+            let schedule = order_tape(&model, extents, head, None, Algorithm::Scan).unwrap();
+            let expected: Vec<u32> = schedule.order.iter().map(|&i| batch[i].file).collect();
+            let mut ours = batch.clone();
+            scan_linear(&mut ours, head);
+            let ours: Vec<u32> = ours.iter().map(|s| s.file).collect();
+            assert_eq!(ours, expected, "case {case}");
+        }
     }
 
     #[test]

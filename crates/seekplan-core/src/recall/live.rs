@@ -31,7 +31,7 @@ impl LiveRequester {
         }
         let view = Tapes {
             specs: tapes,
-            expected: None,
+            campaign: None,
         };
         Ok(LiveRequester {
             pending: strategy.build(&view, ChaCha8Rng::seed_from_u64(seed)),

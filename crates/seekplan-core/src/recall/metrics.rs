@@ -75,12 +75,13 @@ impl Metrics {
             .map(|m| 100.0 * m.bytes as f64 / capacities[m.tape as usize] as f64)
             .sum();
         let mount_s: f64 = mounts.iter().map(|m| m.duration_s).sum();
+        let [p50, p90, p99] = quantiles(staging_s, [0.50, 0.90, 0.99]);
         Metrics {
             throughput_mb_s: bytes_staged as f64 / 1e6 / duration_s,
             staging_min: mean(staging_sum_s, files_staged as usize) / 60.0,
-            staging_p50_min: quantile(staging_s, 0.50) / 60.0,
-            staging_p90_min: quantile(staging_s, 0.90) / 60.0,
-            staging_p99_min: quantile(staging_s, 0.99) / 60.0,
+            staging_p50_min: p50 / 60.0,
+            staging_p90_min: p90 / 60.0,
+            staging_p99_min: p99 / 60.0,
             mounts: mounts.len(),
             distinct_mounts: tapes.len(),
             pct_recalled_per_mount: mean(pct, mounts.len()),
@@ -97,17 +98,33 @@ impl Metrics {
 
 /// The `q` quantile of `values` by nearest rank (the smallest value with at
 /// least a share `q` of the values at or below it); NaN when empty.
+#[cfg(test)]
 fn quantile(values: &mut [f64], q: f64) -> f64 {
-    if values.is_empty() {
-        return f64::NAN;
-    }
-    let rank = ((q * values.len() as f64).ceil() as usize).clamp(1, values.len());
-    *values.select_nth_unstable_by(rank - 1, f64::total_cmp).1
+    quantiles(values, [q])[0]
+}
+
+/// The quantiles `qs` (ascending) of `values` as [`quantile`] gives them;
+/// each selection searches only the values above the previous one's rank.
+fn quantiles<const N: usize>(values: &mut [f64], qs: [f64; N]) -> [f64; N] {
+    let n = values.len();
+    let mut from = 0;
+    qs.map(|q| {
+        if n == 0 {
+            return f64::NAN;
+        }
+        let rank = ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
+        let rank = rank.max(from);
+        let value = *values[from..]
+            .select_nth_unstable_by(rank - from, f64::total_cmp)
+            .1;
+        from = rank;
+        value
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::quantile;
+    use super::{quantile, quantiles};
 
     #[test]
     fn quantiles_by_nearest_rank() {
@@ -117,5 +134,13 @@ mod tests {
         assert_eq!(quantile(&mut v, 0.99), 10.0);
         assert_eq!(quantile(&mut [3.0], 0.5), 3.0);
         assert!(quantile(&mut [], 0.5).is_nan());
+    }
+
+    #[test]
+    fn quantiles_at_once_are_the_quantiles_one_by_one() {
+        let mut v: Vec<f64> = (0..1000).map(|i| f64::from((i * 7919) % 997)).collect();
+        let qs = [0.0, 0.5, 0.5, 0.9, 0.99, 1.0];
+        let one_by_one = qs.map(|q| quantile(&mut v.clone(), q));
+        assert_eq!(quantiles(&mut v, qs), one_by_one);
     }
 }

@@ -55,7 +55,7 @@ impl From<LibEvent> for Ev {
 struct Recall<'a> {
     campaign: &'a Campaign,
     next_arrival: usize,
-    requester: Box<dyn Pending + Send>,
+    requester: Box<dyn Pending + Send + 'a>,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
@@ -99,15 +99,12 @@ impl Model for Recall<'_> {
         match event {
             Ev::Arrivals => {
                 let now = cal.now();
-                while let Some(f) = self.campaign.nth_arrival(self.next_arrival) {
-                    let at = self.campaign.files()[f as usize].arrival_s;
-                    if at > now {
-                        cal.schedule_at(at, Ev::Arrivals);
-                        break;
-                    }
-                    let known = self.campaign.files()[f as usize].tapeinfo;
-                    self.requester.arrive(self.campaign.request(f), known, now);
-                    self.next_arrival += 1;
+                let arrived = self.campaign.arrived_by(now);
+                self.requester
+                    .admit(self.campaign, self.next_arrival..arrived, now);
+                self.next_arrival = arrived;
+                if let Some(f) = self.campaign.nth_arrival(arrived) {
+                    cal.schedule_at(self.campaign.files()[f as usize].arrival_s, Ev::Arrivals);
                 }
                 self.fill(cal);
             }
@@ -165,7 +162,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     let library = TapeSystem::new(&spec.library, campaign)?;
     let tapes = Tapes {
         specs: campaign.tapes(),
-        expected: Some(campaign.files_per_tape()),
+        campaign: Some(campaign),
     };
     let mut model = Recall {
         campaign,
@@ -181,7 +178,9 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         files: 0,
         last_staged_s: None,
         staging_sum_s: 0.0,
-        staging_s: Vec::new(),
+        // Room for every file: the vector never moves (untouched room
+        // costs no memory).
+        staging_s: Vec::with_capacity(campaign.files().len()),
         bytes_at_sample: 0,
         series: Series::default(),
         error: None,

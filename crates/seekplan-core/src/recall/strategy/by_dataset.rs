@@ -2,13 +2,14 @@
 //! experiment requested them).
 
 use super::{Pending, StrategyConfig, Tapes};
-use crate::library::Request;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use std::ops::Range;
 
 /// The by-dataset strategy has no knobs.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, JsonSchema)]
@@ -20,11 +21,18 @@ impl StrategyConfig for ByDataset {
         Ok(())
     }
 
-    fn build(&self, _: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
-        Box::new(Fifo(VecDeque::new()))
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
+        match tapes.campaign {
+            Some(campaign) => Box::new(InArrivalOrder {
+                campaign,
+                next: 0..0,
+            }),
+            None => Box::new(Fifo(VecDeque::new())),
+        }
     }
 }
 
+/// Requests handed in one by one, passed on in that order.
 struct Fifo(VecDeque<Request>);
 
 impl Pending for Fifo {
@@ -34,6 +42,34 @@ impl Pending for Fifo {
 
     fn take(&mut self, _: Time) -> Option<Request> {
         self.0.pop_front()
+    }
+
+    fn next_wake(&self) -> Option<f64> {
+        None
+    }
+}
+
+/// A campaign's requests in arrival order: those arrived and not passed on
+/// are the ranks `next`.
+struct InArrivalOrder<'a> {
+    campaign: &'a Campaign,
+    next: Range<usize>,
+}
+
+impl Pending for InArrivalOrder<'_> {
+    fn arrive(&mut self, _: Request, _: bool, _: Time) {
+        unreachable!("a campaign's requests arrive through admit");
+    }
+
+    fn admit(&mut self, _: &Campaign, ranks: Range<usize>, _: Time) {
+        debug_assert_eq!(ranks.start, self.next.end, "arrivals in arrival order");
+        self.next.end = ranks.end;
+    }
+
+    fn take(&mut self, _: Time) -> Option<Request> {
+        let rank = self.next.next()?;
+        let f = self.campaign.nth_arrival(rank).expect("an arrived rank");
+        Some(self.campaign.request(f))
     }
 
     fn next_wake(&self) -> Option<f64> {

@@ -4,13 +4,14 @@
 
 use super::clusters::Clusters;
 use super::{Pending, StrategyConfig, Tapes};
-use crate::library::Request;
+use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::{Error, Result};
 use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+use std::ops::Range;
 
 /// The knobs of by-tapes.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, JsonSchema)]
@@ -28,17 +29,17 @@ impl StrategyConfig for ByTapes {
         Ok(())
     }
 
-    fn build(&self, tapes: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
         Box::new(ByTapesPending {
-            clusters: Clusters::new(tapes, self.tapes),
+            clusters: Clusters::new(tapes, self.tapes, true),
             first_seen: VecDeque::new(),
             listed: vec![false; tapes.specs.len()],
         })
     }
 }
 
-struct ByTapesPending {
-    clusters: Clusters,
+struct ByTapesPending<'a> {
+    clusters: Clusters<'a>,
     /// Tapes in the order their oldest pending request arrived (may hold
     /// stale entries; checked on use).
     first_seen: VecDeque<u32>,
@@ -46,14 +47,27 @@ struct ByTapesPending {
     listed: Vec<bool>,
 }
 
-impl Pending for ByTapesPending {
-    fn arrive(&mut self, request: Request, _: bool, now: Time) {
-        self.clusters.add(request, now);
-        let tape = request.tape;
+impl ByTapesPending<'_> {
+    /// Lists `tape`, which just got a request, unless it is listed or active.
+    fn list(&mut self, tape: u32) {
         let t = tape as usize;
         if !self.listed[t] && !self.clusters.tapes[t].active {
             self.listed[t] = true;
             self.first_seen.push_back(tape);
+        }
+    }
+}
+
+impl Pending for ByTapesPending<'_> {
+    fn arrive(&mut self, request: Request, _: bool, now: Time) {
+        self.clusters.add(request, now);
+        self.list(request.tape);
+    }
+
+    fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
+        for &tape in &campaign.arrival_tapes()[ranks] {
+            self.clusters.admit(tape, now);
+            self.list(tape);
         }
     }
 
@@ -62,7 +76,7 @@ impl Pending for ByTapesPending {
         self.clusters.take(now, |c, _| {
             while let Some(t) = first_seen.pop_front() {
                 let p = &c.tapes[t as usize];
-                if listed[t as usize] && !p.active && !p.files.is_empty() {
+                if listed[t as usize] && !p.active && p.len > 0 {
                     listed[t as usize] = false;
                     return Some(t);
                 }

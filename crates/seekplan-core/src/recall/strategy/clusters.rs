@@ -1,21 +1,36 @@
 //! Requests grouped by tape, with a set of active tapes whose requests are
 //! passed on round-robin: the machinery shared by the clustering strategies
 //! (by-tapes and dcache), which differ only in which tape they activate next.
+//!
+//! Requests handed in one by one ([`Clusters::add`]) are kept per tape. A
+//! queue built for a campaign keeps no copies: a campaign's requests arrive
+//! in arrival order, so each tape's pending requests are always a run of the
+//! campaign's [`Campaign::tape_requests`], and [`Clusters::admit`] only moves
+//! the end of that run.
 
 use super::Tapes;
-use crate::library::{Request, TapeSpec};
+use crate::library::{Campaign, Request, TapeSpec};
 use crate::sim::Time;
 use std::collections::VecDeque;
+
+/// How many requests ahead of a tape's next one [`Clusters::take`] asks the
+/// memory for (a few cache lines).
+const PREFETCH_AHEAD: usize = 8;
 
 /// The pending requests of one tape.
 #[derive(Clone, Default)]
 pub(super) struct TapePending {
-    /// Requests in arrival order.
+    /// Requests in arrival order (queues without a campaign).
     pub files: VecDeque<Request>,
     /// Arrival time of each file in `files`.
     pub arrivals: VecDeque<Time>,
-    /// Bytes pending.
+    /// Bytes pending (queues without a campaign).
     pub bytes: u64,
+    /// Index of the next pending request in the campaign's requests for
+    /// this tape (queues built for a campaign).
+    next: usize,
+    /// Requests pending.
+    pub len: usize,
     /// Arrival of the newest pending request.
     pub last_arrival: Time,
     /// Whether the tape's requests are being passed on.
@@ -23,10 +38,12 @@ pub(super) struct TapePending {
 }
 
 /// Pending requests by tape and the active tapes being drained.
-pub(super) struct Clusters {
+pub(super) struct Clusters<'a> {
     /// Every tape's capacity and use.
     pub specs: Vec<TapeSpec>,
     pub tapes: Vec<TapePending>,
+    /// The campaign whose requests the queue holds by position, if any.
+    campaign: Option<&'a Campaign>,
     max_active: usize,
     active: Vec<u32>,
     turn: usize,
@@ -36,9 +53,12 @@ pub(super) struct Clusters {
     fruitless_at: Option<Time>,
 }
 
-impl Clusters {
+impl<'a> Clusters<'a> {
     /// No pending requests; at most `max_active` tapes active at a time.
-    pub fn new(tapes: &Tapes<'_>, max_active: usize) -> Self {
+    /// With `by_position`, requests come from `tapes.campaign` through
+    /// [`Clusters::admit`]; otherwise they are copied in by [`Clusters::add`].
+    pub fn new(tapes: &Tapes<'_, 'a>, max_active: usize, by_position: bool) -> Self {
+        let campaign = tapes.campaign.filter(|_| by_position);
         // Room for every expected request of each tape up front: arrivals
         // then never grow a queue (a whole campaign may arrive at time 0).
         let queue = |n: usize| TapePending {
@@ -46,13 +66,14 @@ impl Clusters {
             arrivals: VecDeque::with_capacity(n),
             ..TapePending::default()
         };
-        let tapes_pending = match tapes.expected {
-            Some(expected) => expected.iter().map(|&n| queue(n)).collect(),
-            None => vec![TapePending::default(); tapes.specs.len()],
+        let tapes_pending = match (tapes.campaign, campaign) {
+            (Some(c), None) => c.files_per_tape().iter().map(|&n| queue(n)).collect(),
+            _ => vec![TapePending::default(); tapes.specs.len()],
         };
         Clusters {
             specs: tapes.specs.to_vec(),
             tapes: tapes_pending,
+            campaign,
             max_active,
             active: Vec::new(),
             turn: 0,
@@ -63,10 +84,26 @@ impl Clusters {
 
     /// Files a request under its tape, arrived at `now`.
     pub fn add(&mut self, f: Request, now: Time) {
+        debug_assert!(self.campaign.is_none(), "campaign requests are admitted");
         let t = &mut self.tapes[f.tape as usize];
         t.files.push_back(f);
         t.arrivals.push_back(now);
         t.bytes += f.size;
+        self.arrived(f.tape, now);
+    }
+
+    /// The campaign's next request on `tape` arrived at `now`.
+    pub fn admit(&mut self, tape: u32, now: Time) {
+        debug_assert!(
+            self.campaign.is_some(),
+            "only campaign requests are admitted"
+        );
+        self.arrived(tape, now);
+    }
+
+    fn arrived(&mut self, tape: u32, now: Time) {
+        let t = &mut self.tapes[tape as usize];
+        t.len += 1;
         t.last_arrival = now;
         self.waiting += 1;
         self.fruitless_at = None;
@@ -82,7 +119,7 @@ impl Clusters {
         self.tapes
             .iter()
             .enumerate()
-            .filter(|(_, p)| !p.active && !p.files.is_empty())
+            .filter(|(_, p)| !p.active && p.len > 0)
     }
 
     /// Fills the free active slots with the tapes `select` picks (None: no
@@ -106,16 +143,29 @@ impl Clusters {
             return None;
         }
         self.turn %= self.active.len();
-        let t = self.active[self.turn] as usize;
-        let pending = &mut self.tapes[t];
-        let request = pending
-            .files
-            .pop_front()
-            .expect("active tapes have requests");
-        pending.arrivals.pop_front();
-        pending.bytes -= request.size;
+        let t = self.active[self.turn];
+        let pending = &mut self.tapes[t as usize];
+        let request = match self.campaign {
+            Some(c) => {
+                pending.next += 1;
+                // The tape's requests are read in order, a turn apart: ask
+                // for the next lines ahead of time.
+                c.prefetch_tape_request(t, pending.next + PREFETCH_AHEAD);
+                c.tape_requests(t)[pending.next - 1]
+            }
+            None => {
+                pending.arrivals.pop_front();
+                let request = pending
+                    .files
+                    .pop_front()
+                    .expect("active tapes have requests");
+                pending.bytes -= request.size;
+                request
+            }
+        };
+        pending.len -= 1;
         self.waiting -= 1;
-        if pending.files.is_empty() {
+        if pending.len == 0 {
             pending.active = false;
             self.active.remove(self.turn);
         } else {

@@ -89,23 +89,25 @@ impl StrategyConfig for DcacheRules {
         Some(self.check_interval_s)
     }
 
-    fn build(&self, tapes: &Tapes<'_>, _: ChaCha8Rng) -> Box<dyn Pending + Send> {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
+        // Untaped requests leave gaps in a tape's run of the campaign: the
+        // rules keep their own copies.
         Box::new(DcachePending {
             rules: self.clone(),
-            clusters: Clusters::new(tapes, self.max_active_tapes),
+            clusters: Clusters::new(tapes, self.max_active_tapes, false),
             untaped: VecDeque::new(),
         })
     }
 }
 
-struct DcachePending {
+struct DcachePending<'a> {
     rules: DcacheRules,
-    clusters: Clusters,
+    clusters: Clusters<'a>,
     /// Requests without tape information, with their arrival times.
     untaped: VecDeque<(Request, Time)>,
 }
 
-impl Pending for DcachePending {
+impl Pending for DcachePending<'_> {
     fn arrive(&mut self, request: Request, tape_known: bool, now: Time) {
         if !tape_known {
             self.untaped.push_back((request, now));
@@ -165,7 +167,7 @@ fn select(rules: &DcacheRules, c: &Clusters, now: Time) -> Option<u32> {
     // 3. Otherwise a tape with enough requests: the one with most volume.
     let min_count = rules.min_request_count?;
     quiet()
-        .filter(|(_, p)| p.files.len() >= min_count)
+        .filter(|(_, p)| p.len >= min_count)
         .max_by(|a, b| a.1.bytes.cmp(&b.1.bytes).then(b.0.cmp(&a.0)))
         .map(|(t, _)| t as u32)
 }

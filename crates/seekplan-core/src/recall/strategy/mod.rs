@@ -18,18 +18,32 @@ pub use by_tapes::ByTapes;
 pub use dcache::DcacheRules;
 pub use random::Random;
 
-use crate::library::{Request, TapeSpec};
+use crate::library::{Campaign, Request, TapeSpec};
 use crate::sim::Time;
 use crate::Result;
 use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// Requests known to the requester but not yet passed to the tape system.
 pub trait Pending {
     /// A request arrives at `now`; `tape_known` says whether the requester
     /// knows which tape holds it (dCache's tape information).
     fn arrive(&mut self, request: Request, tape_known: bool, now: Time);
+    /// The files ranked `ranks` in `campaign`'s arrival order
+    /// ([`Campaign::nth_arrival`]) arrive at `now`; `campaign` is the one
+    /// the queue was built for. Queues built for a campaign get its requests
+    /// only this way, in arrival order; the default hands each to `arrive`.
+    fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
+        for rank in ranks {
+            let f = campaign
+                .nth_arrival(rank)
+                .expect("rank within the campaign");
+            let known = campaign.files()[f as usize].tapeinfo;
+            self.arrive(campaign.request(f), known, now);
+        }
+    }
     /// The next request to pass on at `now`, if the strategy releases one.
     fn take(&mut self, now: Time) -> Option<Request>;
     /// Seconds after which the strategy wants to be asked again although
@@ -39,13 +53,14 @@ pub trait Pending {
 
 /// The tapes a pending queue serves: their capacities (some rules weigh a
 /// tape's queued volume against them) and, when the whole campaign is known
-/// up front, how many requests each will get (so queues never grow).
+/// up front, the campaign (whose requests then arrive through
+/// [`Pending::admit`] and may be read from it instead of copied).
 #[derive(Clone, Copy, Debug)]
-pub struct Tapes<'a> {
+pub struct Tapes<'s, 'c> {
     /// Every tape, indexed by `Request::tape`.
-    pub specs: &'a [TapeSpec],
-    /// Requests to expect per tape, if known.
-    pub expected: Option<&'a [usize]>,
+    pub specs: &'s [TapeSpec],
+    /// The campaign whose requests the queue will hold, if known.
+    pub campaign: Option<&'c Campaign>,
 }
 
 /// A strategy's config: checks its knobs and builds its pending queue.
@@ -53,7 +68,7 @@ pub trait StrategyConfig {
     /// Checks the knobs; errors name the field as users write it.
     fn validate(&self) -> Result<()>;
     /// An empty pending queue for requests on `tapes`, drawing from `rng`.
-    fn build(&self, tapes: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send>;
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Box<dyn Pending + Send + 'a>;
     /// Seconds between the strategy's own wake-ups while requests wait, for
     /// strategies with time-based rules (a run's cost grows with their number).
     fn wake_interval_s(&self) -> Option<f64> {
@@ -104,7 +119,84 @@ impl Strategy {
     }
 
     /// The strategy's empty pending queue for requests on `tapes`.
-    pub fn build(&self, tapes: &Tapes<'_>, rng: ChaCha8Rng) -> Box<dyn Pending + Send> {
+    pub fn build<'a>(
+        &self,
+        tapes: &Tapes<'_, 'a>,
+        rng: ChaCha8Rng,
+    ) -> Box<dyn Pending + Send + 'a> {
         self.config().build(tapes, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::FileSpec;
+    use rand::{Rng, SeedableRng};
+
+    /// A campaign listed out of arrival order, arriving in bursts.
+    fn campaign() -> Campaign {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let files = (0..400)
+            .map(|i| FileSpec {
+                dataset: i / 50,
+                tape: rng.gen_range(0..7),
+                block: rng.gen_range(0..1000),
+                size: rng.gen_range(1..100),
+                arrival_s: f64::from(rng.gen_range(0..6u32)) * 10.0,
+                tapeinfo: true,
+            })
+            .collect();
+        let tape = TapeSpec {
+            capacity: 10_000,
+            used: 10_000,
+        };
+        Campaign::new(files, vec![tape; 7]).unwrap()
+    }
+
+    /// The files passed on when arrivals come in bursts and the tape
+    /// system takes `per_burst` requests after each.
+    fn order(strategy: &Strategy, c: &Campaign, by_campaign: bool) -> Vec<u32> {
+        let tapes = Tapes {
+            specs: c.tapes(),
+            campaign: by_campaign.then_some(c),
+        };
+        let mut q = strategy.build(&tapes, ChaCha8Rng::seed_from_u64(9));
+        let mut out = Vec::new();
+        let mut rank = 0;
+        for t in 0..8 {
+            let now = f64::from(t) * 10.0;
+            let arrived = c.arrived_by(now);
+            if by_campaign {
+                q.admit(c, rank..arrived, now);
+            } else {
+                for r in rank..arrived {
+                    let f = c.nth_arrival(r).unwrap();
+                    q.arrive(c.request(f), true, now);
+                }
+            }
+            rank = arrived;
+            out.extend(std::iter::from_fn(|| q.take(now)).take(45).map(|r| r.file));
+        }
+        out
+    }
+
+    #[test]
+    fn campaign_queues_pass_on_what_copied_requests_would() {
+        let c = campaign();
+        for strategy in [
+            Strategy::Random(Random {}),
+            Strategy::ByDataset(ByDataset {}),
+            Strategy::ByTapes(ByTapes { tapes: 3 }),
+            Strategy::Dcache(DcacheRules {
+                min_time_in_queue_s: 0.0,
+                min_request_count: Some(5),
+                ..DcacheRules::default()
+            }),
+        ] {
+            let copied = order(&strategy, &c, false);
+            assert_eq!(order(&strategy, &c, true), copied, "{strategy:?}");
+            assert!(copied.len() > 200, "{strategy:?}");
+        }
     }
 }
