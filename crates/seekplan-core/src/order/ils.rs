@@ -78,8 +78,10 @@ pub(crate) fn iterated(
     let budget = options
         .iterations
         .unwrap_or_else(|| default_iterations(n, matrix));
-    // With reversals, a three-segment kick (B C D → D C B): the stronger
-    // search undoes a two-segment one (B C → C B) too often.
+    // With reversals, a three-segment kick (B C D → D C B): with two-segment
+    // ones (B C → C B) a reversing search (2-opt and 3-opt, before the
+    // chains) stalled on rtilt at 100 nodes 0.8 % above LKH-3 even after
+    // 20,000 kicks; three segments reached LKH-3's tour (2026-11-25).
     let segments = if reversals { 3 } else { 2 };
     let longest = MAX_SEGMENT.min(n / segments).max(1);
     let mut ends = Vec::with_capacity(2 * segments + 2);
