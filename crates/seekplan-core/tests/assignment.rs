@@ -31,6 +31,31 @@ fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
     .unwrap()
 }
 
+/// A tilted drilling machine (moving up costs twice moving down): nearly
+/// symmetric costs, on which `best` also runs Lin–Kernighan flip chains.
+fn tilted(n: usize, raw: &[u32]) -> CostMatrix<'static> {
+    let at = |i: usize| {
+        (
+            f64::from(raw[2 * i] % 1000),
+            f64::from(raw[2 * i + 1] % 1000),
+        )
+    };
+    CostMatrix::from_rows(
+        (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        let ((xi, yi), (xj, yj)) = (at(i), at(j));
+                        let dy = yj - yi;
+                        (xj - xi).abs() + if dy > 0.0 { 2.0 * dy } else { -dy }
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
+    .unwrap()
+}
+
 fn with_bound() -> Options {
     Options {
         bound: true,
@@ -99,6 +124,31 @@ proptest! {
             prop_assert_eq!(seen, (0..problem.len()).collect::<Vec<_>>());
             let bound = s.lower_bound_s.unwrap();
             prop_assert!(bound <= s.total_s + 1e-9, "{algo}: bound {bound} > {}", s.total_s);
+            prop_assert!(best.total_s <= s.total_s + 1e-9, "{algo}: {} < best {}", s.total_s, best.total_s);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+
+    #[test]
+    fn on_nearly_symmetric_costs_best_is_a_permutation_and_still_wins(
+        n in 17usize..50,
+        raw in proptest::collection::vec(any::<u32>(), 160),
+        seed in any::<u64>(),
+    ) {
+        let m = tilted(n, &raw);
+        let problem = Problem::matrix(&m, 0, Some(0)).unwrap();
+        let options = Options { seed, ..Options::default() };
+        let best = run_with(&problem, Algorithm::Best, &options).unwrap();
+        let again = run_with(&problem, Algorithm::Best, &options).unwrap();
+        prop_assert_eq!(&best.order, &again.order);
+        let mut seen = best.order.clone();
+        seen.sort_unstable();
+        prop_assert_eq!(seen, (0..problem.len()).collect::<Vec<_>>());
+        for algo in on_matrices().filter(|&a| a != Algorithm::Opt) {
+            let s = run_with(&problem, algo, &options).unwrap();
             prop_assert!(best.total_s <= s.total_s + 1e-9, "{algo}: {} < best {}", s.total_s, best.total_s);
         }
     }

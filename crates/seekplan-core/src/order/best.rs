@@ -11,7 +11,7 @@
 
 use super::bnb::BNB_LIMIT;
 use super::dense::Dense;
-use super::local_search::{reversal_free, Neighbours};
+use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::{
     bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
@@ -108,11 +108,12 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
         ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
         let cheapest = ranked.first().map_or(0.0, |r| r.0);
         let near = Neighbours::new(&d);
+        let reversals = problem.is_matrix() && near.nearly_symmetric(&d);
         let mut improved: Vec<Vec<usize>> = Vec::new();
         for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
             if rank < 2 && cost <= SEED_SLACK * cheapest {
                 let mut better = seed.clone();
-                reversal_free(&d, &near, &mut better);
+                descend(&d, &near, &mut better, reversals);
                 improved.push(better);
             }
             candidates.push((seed, Moves::Locate));
@@ -120,7 +121,14 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
         improved.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         if let Some(top) = improved.first() {
             let mut kicked = top.clone();
-            ils::iterated(&d, &near, &mut kicked, options, problem.is_matrix());
+            ils::iterated(
+                &d,
+                &near,
+                &mut kicked,
+                options,
+                problem.is_matrix(),
+                reversals,
+            );
             candidates.push((kicked, Moves::Locate));
         }
         candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));

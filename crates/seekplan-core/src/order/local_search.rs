@@ -3,11 +3,20 @@
 //! whenever that shortens the total. Insertion points are drawn from each
 //! request's nearest neighbours, so a pass costs O(n·k) rather than O(n²),
 //! and after the first pass only requests next to a change are looked at again.
+//! On nearly symmetric costs the search also runs Lin–Kernighan flip chains.
 
 use super::dense::Dense;
+use super::lk::lin_kernighan;
+use super::tour::Tour;
 use crate::model::Pos;
-use std::collections::VecDeque;
 
+/// Costs are nearly symmetric when the reverses of the neighbour-list moves
+/// cost on average less than this many times the moves: moves that reverse
+/// stretches of the tour (Lin–Kernighan flip chains, [`super::lk`]) pay
+/// there. The cheap moves of the DIMACS tilted-drilling and stacker-crane
+/// families cost 1.1-1.5x reversed, of random matrices 6-60x (n = 100 and
+/// 1,000, `benchmarks/atsp_families.py`, 2026-11-25).
+const NEARLY_SYMMETRIC: f64 = 2.0;
 /// Neighbours kept per node: enough to find nearly every improving move.
 const NEIGHBOURS: usize = 16;
 /// With cached positions, a node's neighbours are sought among this many
@@ -21,8 +30,8 @@ const EPS: f64 = 1e-9;
 /// Each node's cheapest predecessors and successors: where Or-opt looks
 /// for insertion points. Computed once per problem, shared by every run.
 pub(crate) struct Neighbours {
-    preds: Vec<Vec<usize>>,
-    succs: Vec<Vec<usize>>,
+    pub(super) preds: Vec<Vec<usize>>,
+    pub(super) succs: Vec<Vec<usize>>,
 }
 
 impl Neighbours {
@@ -129,6 +138,21 @@ impl Neighbours {
     }
 }
 
+impl Neighbours {
+    /// Whether moves that reverse stretches of a tour are worth trying on
+    /// `d`: see [`NEARLY_SYMMETRIC`].
+    pub(crate) fn nearly_symmetric(&self, d: &Dense) -> bool {
+        let (mut forward, mut backward) = (0.0, 0.0);
+        for (u, succs) in self.succs.iter().enumerate() {
+            for &v in succs {
+                forward += d.cost(u, v);
+                backward += d.cost(v, u);
+            }
+        }
+        backward < NEARLY_SYMMETRIC * forward
+    }
+}
+
 fn argmax(edges: &[(f64, usize)]) -> usize {
     let mut at = 0;
     for (i, e) in edges.iter().enumerate() {
@@ -137,104 +161,6 @@ fn argmax(edges: &[(f64, usize)]) -> usize {
         }
     }
     at
-}
-
-/// An order as a cycle through the depot (index 0), with each node's
-/// position, changed only by rotating stretches of it. Rotations can be
-/// logged and undone, so a trial move costs what it touches, not O(n):
-/// iterated local search kicks and repairs in place and undoes what did
-/// not pay.
-pub(crate) struct Tour {
-    t: Vec<usize>,
-    pos: Vec<usize>,
-    /// Nodes waiting in `queue` (all false between calls).
-    queued: Vec<bool>,
-    queue: VecDeque<usize>,
-    /// Rotations since the last [`Tour::commit`]: (start, end, left shift).
-    log: Vec<(usize, usize, usize)>,
-}
-
-impl Tour {
-    /// The tour depot → `order` → depot.
-    pub(crate) fn new(depot: usize, order: &[usize]) -> Self {
-        let t: Vec<usize> = std::iter::once(depot)
-            .chain(order.iter().copied())
-            .collect();
-        let mut pos = vec![0; t.len()];
-        for (i, &v) in t.iter().enumerate() {
-            pos[v] = i;
-        }
-        Tour {
-            queued: vec![false; t.len()],
-            t,
-            pos,
-            queue: VecDeque::new(),
-            log: Vec::new(),
-        }
-    }
-
-    /// Number of nodes, the depot included.
-    fn len(&self) -> usize {
-        self.t.len()
-    }
-
-    /// The node at position k, cyclically (position len() is the depot).
-    #[inline]
-    fn at(&self, k: usize) -> usize {
-        self.t[k % self.t.len()]
-    }
-
-    /// The requests in order (the depot left out).
-    pub(crate) fn order(&self) -> &[usize] {
-        &self.t[1..]
-    }
-
-    /// Rotates positions `range` left by `k`, keeping positions current.
-    pub(crate) fn rotate(&mut self, range: std::ops::Range<usize>, k: usize) {
-        self.t[range.clone()].rotate_left(k);
-        for i in range.clone() {
-            self.pos[self.t[i]] = i;
-        }
-        self.log.push((range.start, range.end, k));
-    }
-
-    /// Forgets the logged rotations: they stay.
-    pub(crate) fn commit(&mut self) {
-        self.log.clear();
-    }
-
-    /// Undoes every rotation since the last [`Tour::commit`].
-    pub(crate) fn undo(&mut self) {
-        while let Some((a, b, k)) = self.log.pop() {
-            self.t[a..b].rotate_right(k);
-            for i in a..b {
-                self.pos[self.t[i]] = i;
-            }
-        }
-    }
-
-    fn enqueue(&mut self, w: usize) {
-        if !self.queued[w] {
-            self.queued[w] = true;
-            self.queue.push_back(w);
-        }
-    }
-
-    /// The next queued node; when none is left and `moved` says the last
-    /// round moved something, a new round queues every node from position
-    /// `from` on (1: requests only, 0: the depot too) and clears `moved`.
-    fn next(&mut self, moved: &mut bool, from: usize) -> Option<usize> {
-        if self.queue.is_empty() && *moved {
-            *moved = false;
-            for k in from..self.t.len() {
-                let w = self.t[k];
-                self.enqueue(w);
-            }
-        }
-        let w = self.queue.pop_front()?;
-        self.queued[w] = false;
-        Some(w)
-    }
 }
 
 /// Improves the tour until no Or-opt move helps; returns the gain (the sum
@@ -388,28 +314,41 @@ pub(crate) fn or_3opt(
     gain
 }
 
-/// Or-opt and Or-3opt in turn until neither improves the tour; returns the
-/// gain. With `focus` (a kick's endpoints), both start only there.
+/// Or-opt, Or-3opt and, on a tour that tracks reversals, Lin–Kernighan in turn
+/// until none improves the tour; returns the gain. With `focus` (a kick's
+/// endpoints), each starts only there.
 fn alternate(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usize]>) -> f64 {
     let mut gain = or_opt(d, near, tour, focus);
     loop {
-        let swapped = or_3opt(d, near, tour, focus);
-        if swapped <= EPS {
-            return gain + swapped;
+        let mut more = or_3opt(d, near, tour, focus);
+        if tour.sums.is_some() {
+            more += lin_kernighan(d, near, tour, focus);
         }
-        gain += swapped + or_opt(d, near, tour, focus);
+        if more <= EPS {
+            return gain + more;
+        }
+        gain += more + or_opt(d, near, tour, focus);
     }
 }
 
-/// Or-opt and Or-3opt from the nodes in `focus` (a kick's endpoints) until
-/// neither improves the tour; returns the gain.
+/// The local search from the nodes in `focus` (a kick's endpoints) until
+/// no move improves the tour; returns the gain.
 pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usize]) -> f64 {
     alternate(d, near, tour, Some(focus))
 }
 
-/// Or-opt and Or-3opt in turn until neither improves `order`; returns the gain.
-pub(crate) fn reversal_free(d: &Dense, near: &Neighbours, order: &mut Vec<usize>) -> f64 {
+/// Or-opt and Or-3opt (and Lin–Kernighan when `reversals`) in turn until none
+/// improves `order`; returns the gain.
+pub(crate) fn descend(
+    d: &Dense,
+    near: &Neighbours,
+    order: &mut Vec<usize>,
+    reversals: bool,
+) -> f64 {
     let mut tour = Tour::new(d.depot(), order);
+    if reversals {
+        tour.track_reversals(d);
+    }
     let gain = alternate(d, near, &mut tour, None);
     order.clear();
     order.extend_from_slice(tour.order());

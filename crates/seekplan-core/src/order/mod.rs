@@ -6,8 +6,10 @@ mod bnb;
 mod bound;
 mod cta_sltf;
 mod dense;
+mod edge_sums;
 mod fifo;
 mod ils;
+mod lk;
 mod local_search;
 mod loss;
 mod mpscan;
@@ -20,6 +22,7 @@ mod read;
 mod scan;
 mod sltf;
 mod sort;
+mod tour;
 
 mod registry;
 mod schedule;

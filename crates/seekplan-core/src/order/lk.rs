@@ -1,0 +1,248 @@
+//! Lin–Kernighan-style variable-depth search on asymmetric costs: a chain of
+//! 2-opt flips from a fixed node t₁. Each step replaces the tentative edge
+//! t₁→t₂ by a neighbour-list edge t₂→t₃, reverses the path between and makes
+//! t₁→t₄ the new tentative edge; the chain goes on while its gain (the
+//! reversed paths' cost change included) stays positive, and the tour is
+//! kept at the step whose closing gain is best. A flip keeps the depot at
+//! position 0, so chains run forwards (t₂ after t₁) and, mirrored, backwards.
+
+use super::dense::Dense;
+use super::edge_sums::reversal_change;
+use super::local_search::Neighbours;
+use super::tour::Tour;
+
+/// Improvements smaller than this (seconds) are rounding noise.
+const EPS: f64 = 1e-9;
+/// Longest chain of flips.
+const MAX_DEPTH: usize = 25;
+/// First steps tried from each t₁ (deeper steps take the best only).
+const BREADTH: usize = 3;
+
+/// Improves the tour by variable-depth flip chains until none helps;
+/// returns the gain. With `focus`, only chains from those nodes and from
+/// nodes next to a change are tried (after a kick); without, from every
+/// node, in rounds until one moves nothing.
+pub(crate) fn lin_kernighan(
+    d: &Dense,
+    near: &Neighbours,
+    tour: &mut Tour,
+    focus: Option<&[usize]>,
+) -> f64 {
+    if tour.len() < 5 {
+        return 0.0;
+    }
+    if tour.sums.is_none() {
+        tour.track_reversals(d);
+    }
+    let mut gain = 0.0;
+    let mut moved = focus.is_none();
+    for &w in focus.unwrap_or(&[]) {
+        tour.enqueue(w);
+    }
+    let mut touched = Vec::new();
+    while let Some(t1) = tour.next(&mut moved, 0) {
+        for forward in [true, false] {
+            touched.clear();
+            let g = chain(d, near, tour, t1, forward, &mut touched);
+            if g > EPS {
+                gain += g;
+                moved = focus.is_none();
+                for &w in &touched {
+                    tour.enqueue(w);
+                }
+            }
+        }
+    }
+    gain
+}
+
+/// One flip of a chain: positions i..=j reversed, with the exact gain so far.
+struct Flip {
+    i: usize,
+    j: usize,
+    closed: f64,
+}
+
+/// The best chain from `t1` in one direction, applied when it gains;
+/// returns the gain and pushes the nodes whose edges changed to `touched`.
+fn chain(
+    d: &Dense,
+    near: &Neighbours,
+    tour: &mut Tour,
+    t1: usize,
+    forward: bool,
+    touched: &mut Vec<usize>,
+) -> f64 {
+    let len = tour.len();
+    let depot = d.depot();
+    // t₁'s position: the depot ends a backward chain (position len).
+    let p1 = if t1 == depot && !forward {
+        len
+    } else {
+        tour.pos[t1]
+    };
+    if (forward && p1 + 3 >= len) || (!forward && p1 < 3) {
+        return 0.0;
+    }
+    let t2 = tour.at(if forward { p1 + 1 } else { p1 - 1 });
+    let open = if forward {
+        d.cost(t1, t2)
+    } else {
+        d.cost(t2, t1)
+    };
+    let first = steps(d, near, tour, p1, forward, open, &[]);
+    let mut flips: Vec<Flip> = Vec::with_capacity(MAX_DEPTH);
+    let mut added: Vec<(usize, usize)> = Vec::with_capacity(MAX_DEPTH);
+    for &(_, q) in first.iter().take(BREADTH) {
+        let mut g = open;
+        let mut q = Some(q);
+        let (mut best, mut best_depth) = (EPS, 0);
+        while let Some(at) = q {
+            let (i, j) = if forward {
+                (p1 + 1, at - 1)
+            } else {
+                (at + 1, p1 - 1)
+            };
+            let (t2, t3, t4) = if forward {
+                (tour.t[i], tour.at(at), tour.t[j])
+            } else {
+                (tour.t[j], tour.t[at], tour.t[i])
+            };
+            let inside = reversal_change(d, &tour.t, i, j);
+            g += if forward {
+                d.cost(t4, t3) - d.cost(t2, t3)
+            } else {
+                d.cost(t3, t4) - d.cost(t3, t2)
+            } - inside;
+            added.push(if forward { (t2, t3) } else { (t3, t2) });
+            tour.reverse(i..j + 1);
+            let closed = g - if forward {
+                d.cost(t1, t4)
+            } else {
+                d.cost(t4, t1)
+            };
+            flips.push(Flip { i, j, closed });
+            if closed > best {
+                (best, best_depth) = (closed, flips.len());
+            }
+            q = (flips.len() < MAX_DEPTH)
+                .then(|| steps(d, near, tour, p1, forward, g, &added))
+                .and_then(|s| s.first().map(|&(_, q)| q));
+        }
+        while flips.len() > best_depth {
+            let f = flips.pop().expect("a flip to undo");
+            tour.reverse(f.i..f.j + 1);
+        }
+        if best_depth > 0 {
+            touched.push(t1);
+            for f in &flips {
+                touched.extend([tour.t[f.i], tour.t[f.j], tour.at(f.j + 1)]);
+                touched.push(tour.t[f.i - 1]);
+            }
+            return flips[best_depth - 1].closed;
+        }
+        added.clear();
+    }
+    0.0
+}
+
+/// The next steps of a chain whose tentative edge joins t₁ (at `p1`) and
+/// the node beside it, with open gain `g` (the tentative edge's removal
+/// counted): (gain after the step, position of t₃), most gaining first,
+/// positive gains only, never removing an edge in `added`.
+fn steps(
+    d: &Dense,
+    near: &Neighbours,
+    tour: &mut Tour,
+    p1: usize,
+    forward: bool,
+    g: f64,
+    added: &[(usize, usize)],
+) -> Vec<(f64, usize)> {
+    let len = tour.len();
+    let depot = d.depot();
+    let sums = tour.sums.as_mut().expect("reversals tracked");
+    sums.sync(d, &tour.t);
+    let tour = &*tour;
+    let sums = tour.sums.as_ref().expect("reversals tracked");
+    let mut out = Vec::new();
+    if forward {
+        let t2 = tour.t[p1 + 1];
+        for &t3 in &near.succs[t2] {
+            let at = if t3 == depot { len } else { tour.pos[t3] };
+            if at < p1 + 3 {
+                continue;
+            }
+            let t4 = tour.t[at - 1];
+            if added.contains(&(t4, t3)) {
+                continue;
+            }
+            let gain = g + d.cost(t4, t3) - d.cost(t2, t3) - sums.reversal(p1 + 1, at - 1);
+            if gain > EPS {
+                out.push((gain, at));
+            }
+        }
+    } else {
+        let t2 = tour.t[p1 - 1];
+        for &t3 in &near.preds[t2] {
+            let at = tour.pos[t3];
+            if at + 3 > p1 {
+                continue;
+            }
+            let t4 = tour.t[at + 1];
+            if added.contains(&(t3, t4)) {
+                continue;
+            }
+            let gain = g + d.cost(t3, t4) - d.cost(t3, t2) - sums.reversal(at + 1, p1 - 1);
+            if gain > EPS {
+                out.push((gain, at));
+            }
+        }
+    }
+    out.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostMatrix;
+    use crate::order::Problem;
+
+    #[test]
+    fn chains_gain_what_the_tour_loses_and_keep_a_permutation() {
+        let mut s = 11u64;
+        let mut next = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 33) as f64 / (1u64 << 31) as f64
+        };
+        for n in [6, 20, 80] {
+            let pts: Vec<(f64, f64)> = (0..n).map(|_| (next() * 1e3, next() * 1e3)).collect();
+            let rows = pts
+                .iter()
+                .map(|a| {
+                    pts.iter()
+                        .map(|b| {
+                            let dy = b.1 - a.1;
+                            ((b.0 - a.0).abs().max(if dy > 0.0 { 2.0 * dy } else { -dy })).round()
+                        })
+                        .collect()
+                })
+                .collect();
+            let matrix = CostMatrix::from_rows(rows).unwrap();
+            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
+            let d = Dense::new(&problem);
+            let near = Neighbours::new(&d);
+            let order: Vec<usize> = (0..problem.len()).collect();
+            let mut tour = Tour::new(d.depot(), &order);
+            let gain = lin_kernighan(&d, &near, &mut tour, None);
+            assert!(gain > 0.0);
+            assert!((d.tour(&order) - gain - d.tour(tour.order())).abs() < 1e-6);
+            let mut sorted = tour.order().to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, order);
+        }
+    }
+}

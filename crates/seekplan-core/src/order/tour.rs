@@ -1,0 +1,143 @@
+//! The tour that local search and iterated local search change in place.
+
+use super::dense::Dense;
+use super::edge_sums::EdgeSums;
+use std::collections::VecDeque;
+
+/// One logged change of a [`Tour`].
+enum Change {
+    /// Positions start..end rotated left by the third field.
+    Rotate(usize, usize, usize),
+    /// Positions start..end reversed.
+    Reverse(usize, usize),
+}
+
+/// An order as a cycle through the depot (index 0), with each node's
+/// position, changed only by rotating (and, for Lin–Kernighan, reversing) stretches
+/// of it. Changes can be logged and undone, so a trial move costs what it
+/// touches, not O(n): iterated local search kicks and repairs in place and
+/// undoes what did not pay.
+pub(crate) struct Tour {
+    /// Nodes by position, the depot first.
+    pub(super) t: Vec<usize>,
+    /// Position of each node.
+    pub(super) pos: Vec<usize>,
+    /// Nodes waiting in `queue` (all false between calls).
+    queued: Vec<bool>,
+    queue: VecDeque<usize>,
+    /// Changes since the last [`Tour::commit`].
+    log: Vec<Change>,
+    /// Reversal costs, kept only when Lin–Kernighan runs on this tour.
+    pub(super) sums: Option<EdgeSums>,
+}
+
+impl Tour {
+    /// The tour depot → `order` → depot.
+    pub(crate) fn new(depot: usize, order: &[usize]) -> Self {
+        let t: Vec<usize> = std::iter::once(depot)
+            .chain(order.iter().copied())
+            .collect();
+        let mut pos = vec![0; t.len()];
+        for (i, &v) in t.iter().enumerate() {
+            pos[v] = i;
+        }
+        Tour {
+            queued: vec![false; t.len()],
+            t,
+            pos,
+            queue: VecDeque::new(),
+            log: Vec::new(),
+            sums: None,
+        }
+    }
+
+    /// Keeps what reversing any stretch costs from now on (Lin–Kernighan
+    /// needs it).
+    pub(crate) fn track_reversals(&mut self, d: &Dense) {
+        self.sums = Some(EdgeSums::new(d, &self.t));
+    }
+
+    /// Number of nodes, the depot included.
+    pub(super) fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// The node at position k, cyclically (position len() is the depot).
+    #[inline]
+    pub(super) fn at(&self, k: usize) -> usize {
+        self.t[k % self.t.len()]
+    }
+
+    /// The requests in order (the depot left out).
+    pub(crate) fn order(&self) -> &[usize] {
+        &self.t[1..]
+    }
+
+    fn renumber(&mut self, a: usize, b: usize) {
+        for i in a..b {
+            self.pos[self.t[i]] = i;
+        }
+        if let Some(sums) = &mut self.sums {
+            sums.touch(a, b);
+        }
+    }
+
+    /// Rotates positions `range` left by `k`, keeping positions current.
+    pub(crate) fn rotate(&mut self, range: std::ops::Range<usize>, k: usize) {
+        self.t[range.clone()].rotate_left(k);
+        self.renumber(range.start, range.end);
+        self.log.push(Change::Rotate(range.start, range.end, k));
+    }
+
+    /// Reverses positions `range`, keeping positions current.
+    pub(super) fn reverse(&mut self, range: std::ops::Range<usize>) {
+        self.t[range.clone()].reverse();
+        self.renumber(range.start, range.end);
+        self.log.push(Change::Reverse(range.start, range.end));
+    }
+
+    /// Forgets the logged changes: they stay.
+    pub(crate) fn commit(&mut self) {
+        self.log.clear();
+    }
+
+    /// Undoes every change since the last [`Tour::commit`].
+    pub(crate) fn undo(&mut self) {
+        while let Some(change) = self.log.pop() {
+            let (a, b) = match change {
+                Change::Rotate(a, b, k) => {
+                    self.t[a..b].rotate_right(k);
+                    (a, b)
+                }
+                Change::Reverse(a, b) => {
+                    self.t[a..b].reverse();
+                    (a, b)
+                }
+            };
+            self.renumber(a, b);
+        }
+    }
+
+    pub(super) fn enqueue(&mut self, w: usize) {
+        if !self.queued[w] {
+            self.queued[w] = true;
+            self.queue.push_back(w);
+        }
+    }
+
+    /// The next queued node; when none is left and `moved` says the last
+    /// round moved something, a new round queues every node from position
+    /// `from` on (1: requests only, 0: the depot too) and clears `moved`.
+    pub(super) fn next(&mut self, moved: &mut bool, from: usize) -> Option<usize> {
+        if self.queue.is_empty() && *moved {
+            *moved = false;
+            for k in from..self.t.len() {
+                let w = self.t[k];
+                self.enqueue(w);
+            }
+        }
+        let w = self.queue.pop_front()?;
+        self.queued[w] = false;
+        Some(w)
+    }
+}
