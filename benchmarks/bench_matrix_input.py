@@ -70,17 +70,17 @@ def main() -> None:
         _write_inputs(args.n, args.write)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(
-            [sys.executable, __file__, "--n", str(args.n), "--write", tmp], check=True
-        )
+        subprocess.run([sys.executable, __file__, "--n", str(args.n), "--write", tmp], check=True)
         paths = _paths(Path(tmp))
         print(f"n = {args.n}")
         print(f"{'input':<12} {'algo':<6} {'wall s':>8} {'peak GB':>8} {'total_s':>12}")
         for label, path in paths.items():
             for algo in args.algos.split(","):
                 r = _run(path, algo)
-                print(f"{label:<12} {algo:<6} {r['wall_s']:8.2f} {r['peak_gb']:8.2f} "
-                      f"{r['total_s']:12.3f}")
+                print(
+                    f"{label:<12} {algo:<6} {r['wall_s']:8.2f} {r['peak_gb']:8.2f} "
+                    f"{r['total_s']:12.3f}"
+                )
 
 
 if __name__ == "__main__":

@@ -101,8 +101,12 @@ def _whole_campaign() -> list[dict]:
         if m["files_staged"] != m["files_requested"]:
             raise SystemExit(f"{key}: {m['files_staged']} of {m['files_requested']} staged")
         rows.append(
-            {"run": key, "last_staged_h": m["last_staged_s"] / 3600, "cpu_s": cpu,
-             "events": out["events"]}
+            {
+                "run": key,
+                "last_staged_h": m["last_staged_s"] / 3600,
+                "cpu_s": cpu,
+                "events": out["events"],
+            }
         )
     return rows
 

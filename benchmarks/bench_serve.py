@@ -295,8 +295,18 @@ def main() -> None:
         )
         for policy in policies:
             r = policy_bench(
-                tmp, cat, paths, policy, args.drives, args.queue, args.time_scale, args.limit_s,
-                args.drive, args.algo, capacity_gb, args.horizon_h,
+                tmp,
+                cat,
+                paths,
+                policy,
+                args.drives,
+                args.queue,
+                args.time_scale,
+                args.limit_s,
+                args.drive,
+                args.algo,
+                capacity_gb,
+                args.horizon_h,
             )
             print(json.dumps(r), flush=True)
             runs.append(r)

@@ -82,7 +82,7 @@ def test_higher_rate_never_lowers_the_backlog():
         (TINY.format(policy="rait", rate=3) + "colour: blue\n", "colour"),
         (
             TINY.format(policy="rait", rate=3) + "scheduler: {algorithm: fifo}\n",
-            "unknown scheduler \"fifo\"; choose one of paper",
+            'unknown scheduler "fifo"; choose one of paper',
         ),
     ],
 )

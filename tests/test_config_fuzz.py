@@ -33,6 +33,7 @@ values = st.recursive(
     max_leaves=8,
 )
 
+
 def _schema_fields(name: str) -> tuple[dict[str, list[str]], list[str]]:
     """(section -> its field names, top-level field names) of a config, from
     the core's JSON Schema (every variant's fields merged)."""

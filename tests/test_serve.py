@@ -445,9 +445,11 @@ def test_the_simulated_backend_times_reads_by_the_configured_read_model(tmp_path
     assert b.read_model["kind"] == "session-fraction"
     job = ReadJob("/x", "T", 1000, 2 * 10**9, 0, b.capacity_bytes // 4)
     assert b.read_seconds(job) == pytest.approx(
-        2e9 / (b.rate_bps * session_efficiency(b.read_model, 0.25)))
+        2e9 / (b.rate_bps * session_efficiency(b.read_model, 0.25))
+    )
     assert b.read_seconds(job) > b.read_seconds(
-        ReadJob("/x", "T", 1000, 2 * 10**9, 0, b.capacity_bytes // 2))
+        ReadJob("/x", "T", 1000, 2 * 10**9, 0, b.capacity_bytes // 2)
+    )
     seen: list[int] = []
     read = b.read
     b.read = lambda d, j: (seen.append(j.session_bytes), read(d, j))[1]
@@ -461,7 +463,8 @@ def test_the_simulated_backend_times_reads_by_the_configured_read_model(tmp_path
     _app, pos = make(tmp_path / "p", str(tmp_path / "p.db"), catalog,
                      library={"read_model": {"kind": "positional"}})  # fmt: skip
     assert pos.backend.read_seconds(job) == pytest.approx(
-        pos.backend.model.locate(0, 1000) + 2e9 / pos.backend.rate_bps)
+        pos.backend.model.locate(0, 1000) + 2e9 / pos.backend.rate_bps
+    )
 
 
 def test_the_status_estimate_is_the_backends_read_model(tmp_path, catalog):

@@ -25,7 +25,6 @@ TERMINAL = {"CANCELLED", "FAILED", "COMPLETED"}
 RANK = {"SUBMITTED": 0, "STARTED": 1, "CANCELLED": 2, "FAILED": 2, "COMPLETED": 2}
 
 
-
 def make(tmp_path, db_url, **over):
     cat = tmp_path / "catalog.csv"
     paths = write_catalog(cat, per_tape=4)

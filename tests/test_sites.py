@@ -69,8 +69,12 @@ def test_a_cta_listing_is_a_batch_in_fseq_order_on_the_drives_blocks():
 
 def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
     item = {"af": {"size": 10}, "df": {"path": "/a"}, "tf": {"vid": "V", "f_seq": 3, "block_id": 7}}
-    (tmp_path / "l.json").write_text(json.dumps(item) + "\n\n" + json.dumps(
-        {**item, "tf": {"vid": "V", "fSeq": "4", "blockId": "9"}}) + "\n")
+    (tmp_path / "l.json").write_text(
+        json.dumps(item)
+        + "\n\n"
+        + json.dumps({**item, "tf": {"vid": "V", "fSeq": "4", "blockId": "9"}})
+        + "\n"
+    )
     files = read_cta_tapefiles(tmp_path / "l.json")
     assert [(f.fseq, f.block_id, f.size) for f in files] == [(3, 7, 10), (4, 9, 10)]
 
@@ -78,19 +82,28 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ('[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "x", "blockId": "1"}}]',
-         "item 1: tf.fSeq"),
-        ('[{"af": {"size": "0"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]',
-         "item 1: af.size"),
+        (
+            '[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "x", "blockId": "1"}}]',
+            "item 1: tf.fSeq",
+        ),
+        (
+            '[{"af": {"size": "0"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]',
+            "item 1: af.size",
+        ),
         ('[{"af": {"size": "1"}, "df": {}}]', "item 1: expected objects"),
-        ('[1]', "item 1: expected an object"),
+        ("[1]", "item 1: expected an object"),
         ("[]", "no files"),
         ('{"af": {}}\n{oops}\n', "line 2: not JSON"),
-        ('[{"af": {"size": "1"}, "df": {}, "tf": {"vid": "A", "fSeq": "1", "blockId": "1"}},'
-         ' {"af": {"size": "1"}, "df": {}, "tf": {"vid": "B", "fSeq": "2", "blockId": "1"}}]',
-         "several tapes"),
-        ('[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}},'
-         ' {"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "5"}}]', "fSeq 1 twice"),
+        (
+            '[{"af": {"size": "1"}, "df": {}, "tf": {"vid": "A", "fSeq": "1", "blockId": "1"}},'
+            ' {"af": {"size": "1"}, "df": {}, "tf": {"vid": "B", "fSeq": "2", "blockId": "1"}}]',
+            "several tapes",
+        ),
+        (
+            '[{"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}},'
+            ' {"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "5"}}]',
+            "fSeq 1 twice",
+        ),
     ],
 )
 def test_bad_cta_listings_name_the_item(tmp_path, text, words):
@@ -152,13 +165,21 @@ def test_simulate_recall_runs_a_dcache_sites_layout(cli, tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text("duration_h: 12\n")
     r = cli(
-        "simulate", "recall", cfg, "--out", tmp_path / "o",
-        "--catalog", EXAMPLES / "tapefiles.json", "--tapes", EXAMPLES / "tapes.json",
+        "simulate",
+        "recall",
+        cfg,
+        "--out",
+        tmp_path / "o",
+        "--catalog",
+        EXAMPLES / "tapefiles.json",
+        "--tapes",
+        EXAMPLES / "tapes.json",
     )
     assert r.exit_code == 0, r.output
     res = json.loads((tmp_path / "o" / "results.json").read_text())
     assert res["trace"]["requests"] == 60 and res["trace"]["tapes"] == 4
     assert res["strategies"]["random"]["metrics"]["files_staged"] == 60
-    r = cli("simulate", "recall", cfg, "--out", tmp_path / "p",
-            "--catalog", EXAMPLES / "tapefiles.json")
+    r = cli(
+        "simulate", "recall", cfg, "--out", tmp_path / "p", "--catalog", EXAMPLES / "tapefiles.json"
+    )
     assert r.exit_code == 2 and "--tapes" in r.output

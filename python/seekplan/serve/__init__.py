@@ -89,7 +89,5 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         retry_after_s=cfg.limits.retry_after_s,
         unavailable_tapes=cfg.unavailable_tapes,
     )
-    app = create_app(
-        service, cfg.sitename, cfg.description, tokens, cfg.limits.max_body_bytes
-    )
+    app = create_app(service, cfg.sitename, cfg.description, tokens, cfg.limits.max_body_bytes)
     return app, service

@@ -167,7 +167,5 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
             f"{', '.join(BACKENDS)}"
         )
     if kind.needs is not None and getattr(cfg, kind.needs) is None:
-        raise SeekplanError(
-            f"{origin}: backend: {cfg.backend!r} needs {kind.needs}"
-        )
+        raise SeekplanError(f"{origin}: backend: {cfg.backend!r} needs {kind.needs}")
     return cfg
