@@ -462,15 +462,13 @@ impl<'a> TapeSystem<'a> {
                 q.plan.reverse();
             } else {
                 let batch = std::mem::take(&mut q.fresh);
-                let extents = batch
-                    .iter()
-                    .map(|s| Extent {
-                        start: Block(s.start),
-                        bytes: s.size,
-                    })
-                    .collect();
-                let schedule =
-                    order_tape(&self.models[t as usize], extents, head, None, self.algo)?;
+                let schedule = order_tape(
+                    &self.models[t as usize],
+                    extents(&batch),
+                    head,
+                    None,
+                    self.algo,
+                )?;
                 q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
             }
         }
@@ -571,6 +569,17 @@ fn is_free(phase: Phase) -> bool {
     matches!(phase, Phase::Empty | Phase::Idle)
 }
 
+/// The extents of a batch's stops, as the orderer takes them.
+fn extents(batch: &[Stop]) -> Vec<Extent> {
+    batch
+        .iter()
+        .map(|s| Extent {
+            start: Block(s.start),
+            bytes: s.size,
+        })
+        .collect()
+}
+
 /// SCAN on a linear tape ([`crate::order`]'s `scan` with a [`LinearModel`],
 /// whose position is the block): the stops at or past the head in block
 /// order, then those behind it; ties keep their order. Ordering a batch
@@ -641,14 +650,8 @@ mod tests {
                 })
                 .collect();
             let head = Block(rng.gen_range(0..5_000));
-            let extents = batch
-                .iter()
-                .map(|s| Extent {
-                    start: Block(s.start),
-                    bytes: s.size,
-                })
-                .collect();
-            let schedule = order_tape(&model, extents, head, None, Algorithm::Scan).unwrap();
+            let schedule =
+                order_tape(&model, extents(&batch), head, None, Algorithm::Scan).unwrap();
             let expected: Vec<u32> = schedule.order.iter().map(|&i| batch[i].file).collect();
             let mut ours = batch.clone();
             scan_linear(&mut ours, head);
