@@ -29,13 +29,15 @@ const PER_LPOS_S: f64 = 0.0006192;
 
 /// A lower bound of CTA's cost by LPOS distance: every indicator adds
 /// nothing or more except the landing-zone change (positions whose `side`,
-/// the half of the tape, differs), which can only lower it; a floor above
-/// the cost only raises it further.
+/// the half of the tape, differs), which can only lower it, and a move to
+/// another wrap (`track`) adds its wrap change at least; a floor above the
+/// cost only raises it further.
 pub fn along_bound() -> super::AlongBound {
     super::AlongBound {
         base: BASE_S,
         other_side_base: BASE_S + LANDING_ZONE_CHANGE_S,
         per_along: PER_LPOS_S,
+        other_track_extra: WRAP_CHANGE_S,
     }
 }
 

@@ -36,6 +36,9 @@ pub struct AlongBound {
     pub other_side_base: f64,
     /// Seconds per unit of `along` at least.
     pub per_along: f64,
+    /// Seconds a move to another `Pos::track` adds at least (0: no more
+    /// than a move along one track).
+    pub other_track_extra: f64,
 }
 
 impl AlongBound {
@@ -45,6 +48,7 @@ impl AlongBound {
             base,
             other_side_base: base,
             per_along,
+            other_track_extra: 0.0,
         }
     }
 

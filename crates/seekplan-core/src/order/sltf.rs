@@ -46,6 +46,7 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
     sorted.sort_by(|&a, &b| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b)));
     let keys: Vec<f64> = sorted.iter().map(|&j| to[j].along).collect();
     let sides: Vec<u8> = sorted.iter().map(|&j| to[j].side).collect();
+    let tracks: Vec<u32> = sorted.iter().map(|&j| to[j].track).collect();
     // Sides ordered along the medium (LTO's halves of the tape) let the
     // bound tell moves within a side from moves between sides; otherwise
     // every move is bounded as if between sides.
@@ -59,7 +60,7 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
     let mut order = Vec::with_capacity(n);
     let mut head = d.depot();
     for _ in 0..n {
-        let (at, head_side) = (from[head].along, from[head].side);
+        let (at, head_side, head_track) = (from[head].along, from[head].side, from[head].track);
         // The bound of the request at place `k` (`delta` away), and where
         // on this side the other half of the tape begins with its bound:
         // a request beyond k can only beat this one's bound over there.
@@ -89,6 +90,7 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
                 (Some(l), None) => (left.unwrap(), l, true),
                 (None, None) => break,
             };
+            let mut skip = false;
             if let Some((c, _, _)) = best {
                 let (own, other) = bounds(k, delta, !go_left);
                 if own > c {
@@ -102,11 +104,17 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
                     }
                     continue;
                 }
+                // This one alone cannot win if leaving the track costs it
+                // more (the search goes on past it: the bound of those
+                // further out does not know their tracks).
+                skip = tracks[k] != head_track && own + bound.other_track_extra > c;
             }
-            let j = sorted[k];
-            let c = d.cost(head, j);
-            if best.is_none_or(|(bc, bj, _)| (c, j) < (bc, bj)) {
-                best = Some((c, j, k));
+            if !skip {
+                let j = sorted[k];
+                let c = d.cost(head, j);
+                if best.is_none_or(|(bc, bj, _)| (c, j) < (bc, bj)) {
+                    best = Some((c, j, k));
+                }
             }
             if go_left {
                 left = live.before(k);
