@@ -238,7 +238,10 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
                 s.adj[i] = whole_row(m, i, &cost);
                 s.m.u[i] = lowest_reduced(&s, i);
                 if !s.augment(i) {
-                    return None;
+                    let reached = open_free_columns(&mut s, &cost) && s.augment(i);
+                    if !reached {
+                        return None;
+                    }
                 }
             }
         }
@@ -283,6 +286,27 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     })
 }
 
+/// Gives every row its entries in each free column, which no candidate may
+/// reach (on ties every row can keep the same cheapest columns), lowering
+/// the column's potential so that they stay dual feasible: a free column has
+/// no matched edge to keep tight. False when no column is free or no entry
+/// was added.
+fn open_free_columns(s: &mut Solver, cost: &impl Fn(usize, usize) -> f64) -> bool {
+    let m = s.m.v.len();
+    let mut added = false;
+    for f in (0..m).filter(|&f| s.m.col_row[f] == FREE) {
+        for r in (0..m).filter(|&r| r != f) {
+            let c = cost(r, f);
+            if c.is_finite() && !s.adj[r].iter().any(|&(j, _)| j == f) {
+                s.adj[r].push((f, c));
+                s.m.v[f] = s.m.v[f].min(c - s.m.u[r]);
+                added = true;
+            }
+        }
+    }
+    added
+}
+
 /// The largest potential row `i` can take with its candidates' reduced
 /// costs non-negative.
 fn lowest_reduced(s: &Solver, i: usize) -> f64 {
@@ -321,6 +345,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_free_column_no_row_keeps_as_a_candidate_is_still_reached() {
+        // All costs tie: every row keeps the same first 12 columns, so the
+        // 14th is in nobody's candidates, even the last row's whole row
+        // (its own column is the diagonal).
+        let m = 14;
+        let got = sparse_assignment(m, |i, j| if i == j { f64::INFINITY } else { 0.0 });
+        let got = got.expect("an assignment exists");
+        let mut cols = got.succ.clone();
+        cols.sort_unstable();
+        assert_eq!(cols, (0..m).collect::<Vec<_>>());
+        assert_eq!(got.total, 0.0);
     }
 
     #[test]
