@@ -90,14 +90,6 @@ impl Layout for RaitWriter {
     const NAME: &'static str = "rait";
     const BLOCKS: bool = true;
 
-    fn drives(scheme: Scheme) -> u32 {
-        scheme.width()
-    }
-
-    fn holds(scheme: Scheme, block: u64, _tape_capacity: u64) -> (u64, u64) {
-        (u64::from(scheme.width()).saturating_mul(block), 0)
-    }
-
     /// A writer for `scheme` with block size `block`.
     fn new(scheme: Scheme, block: u64) -> Self {
         RaitWriter {

@@ -23,12 +23,18 @@ pub trait Layout: Sized {
     /// Whether files are cut in blocks of B bytes (then B must be positive).
     const BLOCKS: bool;
 
-    /// Drives a process of this policy holds for scheme `scheme`.
-    fn drives(scheme: Scheme) -> u32;
+    /// Drives a process of this policy holds for scheme `scheme`; by default
+    /// a striped layout's: one per block of a stripe.
+    fn drives(scheme: Scheme) -> u32 {
+        scheme.width()
+    }
 
     /// Mover RAM and mover disk bytes a process holds, as `(ram, disk)`, for
-    /// block size `block` and tapes of `tape_capacity` bytes.
-    fn holds(scheme: Scheme, block: u64, tape_capacity: u64) -> (u64, u64);
+    /// block size `block` and tapes of `tape_capacity` bytes; by default a
+    /// striped layout's: one stripe of blocks in RAM, no disk.
+    fn holds(scheme: Scheme, block: u64, _tape_capacity: u64) -> (u64, u64) {
+        (u64::from(scheme.width()).saturating_mul(block), 0)
+    }
 
     /// A writer with no cartridge open yet, for block size `block`.
     fn new(scheme: Scheme, block: u64) -> Self;
