@@ -72,6 +72,14 @@ class Backend(Protocol):
         """The buffer copy of ``path`` is no longer needed (released)."""
 
 
+def positional_read_seconds(
+    drive_model: Any, rate_bps: float, head: int, block: int, size: int
+) -> float:
+    """A read timed positionally: the drive model's locate from ``head`` to
+    ``block``, then ``size`` bytes at ``rate_bps``."""
+    return float(drive_model.locate(head, block)) + size / rate_bps
+
+
 def session_efficiency(read_model: dict[str, Any], fraction: float) -> float:
     """Share of the drive's nominal rate reached by a session that recalls
     ``fraction`` of the tape (1 for the positional model): the core's
@@ -151,7 +159,7 @@ class SimulatedBackend:
         if self.read_model["kind"] == "session-fraction":
             fraction = job.session_bytes / self.capacity_bytes
             return job.size / (self.rate_bps * session_efficiency(self.read_model, fraction))
-        return float(self.model.locate(job.head, job.block)) + job.size / self.rate_bps
+        return positional_read_seconds(self.model, self.rate_bps, job.head, job.block, job.size)
 
     def read(self, drive: int, job: ReadJob) -> None:
         """Waits the read's time (:meth:`read_seconds`), then logs one line."""

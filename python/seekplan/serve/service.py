@@ -35,7 +35,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from seekplan.hardware import Hardware
 from seekplan.serve import db
-from seekplan.serve.backend import Backend, BackendError, ReadJob
+from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
 from seekplan.serve.catalog import Catalog, sanitise
 from seekplan.serve.clock import Clock
 from seekplan.serve.db import CANCELLED, COMPLETED, FAILED, STARTED, SUBMITTED, TERMINAL
@@ -799,7 +799,7 @@ class Service:
             )
         rate = float(self.hardware["drive"]["rate_bps"])
         model = self.sched.model
-        return lambda job, head: float(model.locate(head, job.block)) + job.size / rate
+        return lambda job, head: positional_read_seconds(model, rate, head, job.block, job.size)
 
     def snapshot(self, plan_rows: int = 8) -> dict[str, Any]:
         """Everything the status page shows."""
