@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 
 from seekplan.experiments.balafoutis_why import INF, explain, fmt, response, top
 from seekplan.experiments.base import publish
-from seekplan.experiments.claims import claim
+from seekplan.experiments.claims import claim, report_failing
 from seekplan.media.config import MediaStudy
 from seekplan.media.report import plot, table
 from seekplan.media.run import cluster_gain, run_study
@@ -443,11 +443,9 @@ def reproduce(
 def _why(rep: Report, results: dict[str, Any]) -> None:
     """The failing findings' mechanisms, each computed from this run, and the
     settings that are ours rather than the paper's."""
-    failed = [c for c in results["claims"] if not c["holds"]]
-    if failed:
-        rep.heading("Where we differ, and why (computed from this run)")
-        for c in failed:
-            rep.text(f"{c['id']}: {c['mechanism']}")
+    report_failing(
+        rep, results, "Where we differ, and why (computed from this run)", lambda c: c["mechanism"]
+    )
     rep.heading("Settings that are ours, not the paper's")
     rep.text(FREE_PARAMETERS)
 

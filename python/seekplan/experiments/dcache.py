@@ -16,7 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from seekplan.experiments.base import publish
-from seekplan.experiments.claims import claim
+from seekplan.experiments.claims import claim, report_failing
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.report import METRICS, series_figure
 from seekplan.recall.run import simulate
@@ -389,11 +389,7 @@ def _report(
         + (" Quick mode: a tenth of the campaign, queue sizes and duration." if quick else "")
         + " The findings below are judged on the defaults.",
     )
-    failing = [c for c in results["claims"] if not c["holds"]]
-    if failing:
-        rep.heading("Why these findings do not hold")
-        for c in failing:
-            rep.text(f"{c['id']}: {_why(c['id'], results)}")
+    report_failing(rep, results, "Why these findings do not hold", lambda c: _why(c["id"], results))
     rep.heading("Findings under each variant")
     rep.text(
         "The last column is the geometric mean, over the eight Table-1 runs, of the factor "
