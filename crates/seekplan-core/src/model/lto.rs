@@ -338,12 +338,17 @@ impl LtoModel {
 
     /// A lower bound of [`LtoModel::locate_between`] by LPOS distance: the
     /// tape moves at most at its locate speed (the ramp only slows it), or
-    /// reads on at the read speed; every other term is non-negative.
+    /// reads on at the read speed; every other term is non-negative. A move
+    /// to another wrap cannot read on, so it pays the fixed overhead and the
+    /// wrap change at least.
     pub fn along_bound(&self) -> super::AlongBound {
-        super::AlongBound::uniform(
-            0.0,
-            self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
-        )
+        super::AlongBound {
+            other_track_extra: self.spec.overhead_s + self.spec.wrap_change_s,
+            ..super::AlongBound::uniform(
+                0.0,
+                self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
+            )
+        }
     }
 
     /// Seconds to locate between two positions (see the module doc).
