@@ -175,6 +175,62 @@ fn the_bound_holds_for_every_algorithm_on_a_tape() {
     }
 }
 
+/// The assignment bound of the locate costs alone (diagonal excluded) plus
+/// the reads: what a user computes from `positioning_matrix`.
+fn locate_only_bound(problem: &Problem) -> f64 {
+    let n = problem.len();
+    let m = n + 1;
+    let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
+    let mut cost = vec![f64::INFINITY; m * m];
+    for i in 0..m {
+        for j in (0..n).filter(|&j| j != i) {
+            cost[i * m + j] = problem.locate(head(i), j);
+        }
+        if i != n {
+            cost[i * m + n] = problem.finish(head(i));
+        }
+    }
+    let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
+    assignment(m, &cost).total + reads
+}
+
+#[test]
+fn where_locating_wins_the_bound_is_the_locate_only_assignment() {
+    // 600 requests spread over an MLR1 tape: reading through to each is far
+    // dearer than locating, so no schedule beats the locate-only relaxation
+    // and the bound is that relaxation, not a pairwise cheaper-move mix.
+    let model = common::drive("mlr1");
+    let reqs = common::uniform(&model, 600, 5);
+    let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
+    let best = run_with(&problem, Algorithm::Best, &with_bound()).unwrap();
+    let bound = best.lower_bound_s.unwrap();
+    assert!((bound - locate_only_bound(&problem)).abs() < 1e-6 * bound);
+    assert!(best.gap.unwrap() < 0.01, "gap {:?}", best.gap);
+}
+
+#[test]
+fn where_reading_through_wins_the_bound_still_holds_for_read() {
+    // The same requests packed into the first hundredth of the tape:
+    // streaming over the gaps beats a locate each, so READ's schedule is
+    // below the locate-only relaxation and the bound must follow it down.
+    let model = common::drive("mlr1");
+    let mut reqs = common::uniform(&model, 600, 5);
+    for r in &mut reqs {
+        r.start = Block(r.start.0 / 100);
+    }
+    let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
+    let read = run_with(&problem, Algorithm::Read, &with_bound()).unwrap();
+    assert!(read.total_s < locate_only_bound(&problem));
+    let bound = read.lower_bound_s.unwrap();
+    assert!(
+        bound <= read.total_s + 1e-9,
+        "bound {bound} > read {}",
+        read.total_s
+    );
+    let best = run_with(&problem, Algorithm::Best, &with_bound()).unwrap();
+    assert!(best.total_s <= read.total_s + 1e-9);
+}
+
 #[test]
 fn the_same_seed_gives_the_same_order_and_the_budget_is_honoured() {
     let m = matrix(

@@ -4,7 +4,7 @@
 
 use crate::atsp::{sparse_assignment, Assignment};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
-use crate::{Error, Result};
+use crate::{Error, Moves, Result};
 use std::sync::OnceLock;
 
 /// Where the head is before a move: at the start position or after a request.
@@ -214,6 +214,16 @@ impl<'a> Problem<'a> {
                 model, requests, ..
             } => model.read(requests[j]).seconds,
             Source::Matrix { .. } => 0.0,
+        }
+    }
+
+    /// Seconds to reach request `j` from `head` moving as `moves` says: a
+    /// locate, or streaming forward when `j` lies ahead.
+    pub fn position(&self, head: Head, j: usize, moves: Moves) -> f64 {
+        let locate = self.locate(head, j);
+        match moves {
+            Moves::Locate => locate,
+            Moves::ReadThrough => self.read_through(head, j).unwrap_or(locate),
         }
     }
 

@@ -69,11 +69,7 @@ impl Schedule {
         let mut head = Head::Start;
         let mut clock = 0.0;
         for &j in &order {
-            let locate = problem.locate(head, j);
-            let position_s = match moves {
-                Moves::Locate => locate,
-                Moves::ReadThrough => problem.read_through(head, j).unwrap_or(locate),
-            };
+            let position_s = problem.position(head, j, moves);
             let start_s = clock + position_s;
             let end_s = start_s + problem.service(j);
             steps.push(Step {
