@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 from seekplan.cli import app
+
+# `./dev test` (and so CI) draws the same Hypothesis examples every run, so a
+# red run is reproducible; `./dev fuzz` draws fresh ones.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("fuzz", derandomize=False)
+settings.load_profile(os.environ.get("SEEKPLAN_HYPOTHESIS", "default"))
 
 
 @pytest.fixture
