@@ -5,6 +5,7 @@
 
 mod campaign;
 mod hardware;
+mod relevance;
 mod spec;
 mod system;
 
@@ -13,4 +14,4 @@ pub use hardware::{
     mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
 };
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
-pub use system::{Completion, LibEvent, MountRecord, TapeSystem};
+pub use system::{Completion, MountRecord, TapeSystem};

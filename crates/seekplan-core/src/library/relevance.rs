@@ -1,0 +1,125 @@
+//! Which unheld tape a free drive takes next: the most relevant of the
+//! candidates (unheld tapes with queued requests), kept up to date as their
+//! ranks change.
+//!
+//! A candidate's rank only grows (requests join an unheld tape's queue;
+//! reads happen on held tapes), and a tape stops being a candidate only when
+//! a drive takes it. So the tapes are cut into blocks of about √n, each
+//! block and the whole set remember their top tape, and a rise costs two
+//! comparisons; taking a tape rescans its block and the block tops.
+
+/// Marks "no tape" in the block tops and the overall top.
+const NONE: u32 = u32::MAX;
+
+/// The candidates' ranks and their top tape.
+#[derive(Clone, Debug)]
+pub(super) struct Relevance {
+    /// Each tape's rank ([`key`]); 0 while it is no candidate.
+    keys: Vec<u128>,
+    /// Tapes per block.
+    block: usize,
+    /// The top tape of each block, or [`NONE`].
+    tops: Vec<u32>,
+    /// The top tape of all, or [`NONE`].
+    top: u32,
+}
+
+/// The rank of a tape with `bytes` queued whose oldest queued request has
+/// sequence number `oldest`: more bytes first, then the older request. A
+/// candidate has bytes queued, so its key is never 0.
+pub(super) fn key(bytes: u64, oldest: u64) -> u128 {
+    (u128::from(bytes) << 64) | u128::from(u64::MAX - oldest)
+}
+
+impl Relevance {
+    /// No candidates among `tapes` tapes.
+    pub fn new(tapes: usize) -> Self {
+        let block = (tapes as f64).sqrt().ceil().max(1.0) as usize;
+        Relevance {
+            keys: vec![0; tapes],
+            block,
+            tops: vec![NONE; tapes.div_ceil(block)],
+            top: NONE,
+        }
+    }
+
+    /// Whether tape `a` outranks tape `b` ([`NONE`] is outranked by all;
+    /// equal keys go to the higher index).
+    fn beats(&self, a: u32, b: u32) -> bool {
+        b == NONE || (self.keys[a as usize], a) > (self.keys[b as usize], b)
+    }
+
+    /// Tape `t` is a candidate of rank `key`, at least its rank before.
+    pub fn raise(&mut self, t: u32, key: u128) {
+        debug_assert!(key > 0 && key >= self.keys[t as usize]);
+        self.keys[t as usize] = key;
+        let b = t as usize / self.block;
+        if self.beats(t, self.tops[b]) {
+            self.tops[b] = t;
+        }
+        if self.beats(t, self.top) {
+            self.top = t;
+        }
+    }
+
+    /// Tape `t` is no candidate any more (a drive took it).
+    pub fn remove(&mut self, t: u32) {
+        self.keys[t as usize] = 0;
+        let b = t as usize / self.block;
+        if self.tops[b] == t {
+            let lo = b * self.block;
+            let hi = (lo + self.block).min(self.keys.len());
+            self.tops[b] = (lo..hi)
+                .filter(|&i| self.keys[i] > 0)
+                .max_by_key(|&i| (self.keys[i], i))
+                .map_or(NONE, |i| i as u32);
+        }
+        if self.top == t {
+            self.top = self
+                .tops
+                .iter()
+                .copied()
+                .filter(|&i| i != NONE)
+                .max_by_key(|&i| (self.keys[i as usize], i))
+                .unwrap_or(NONE);
+        }
+    }
+
+    /// The top candidate, if any.
+    pub fn top(&self) -> Option<u32> {
+        (self.top != NONE).then_some(self.top)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn top_is_the_candidate_of_highest_rank() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for n in [1, 2, 7, 30, 333] {
+            let mut r = Relevance::new(n);
+            let mut keys: Vec<u128> = vec![0; n];
+            for _ in 0..3_000 {
+                let t = rng.gen_range(0..n);
+                if rng.gen_bool(0.2) {
+                    r.remove(t as u32);
+                    keys[t] = 0;
+                } else {
+                    // Few distinct keys, so that equal keys occur.
+                    keys[t] += rng.gen_range(0..3);
+                    keys[t] = keys[t].max(1);
+                    r.raise(t as u32, keys[t]);
+                }
+                let want = (0..n)
+                    .filter(|&i| keys[i] > 0)
+                    .max_by_key(|&i| (keys[i], i))
+                    .map(|i| i as u32);
+                assert_eq!(r.top(), want, "n {n}");
+            }
+        }
+    }
+}
