@@ -9,6 +9,7 @@ mod relevance;
 mod spec;
 mod system;
 
+pub(crate) use campaign::prefetch;
 pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
 pub use hardware::{
     mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,

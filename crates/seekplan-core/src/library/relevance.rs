@@ -4,9 +4,9 @@
 //!
 //! A candidate's rank only grows (requests join an unheld tape's queue;
 //! reads happen on held tapes), and a tape stops being a candidate only when
-//! a drive takes it. So the tapes are cut into blocks of about √n, each
-//! block and the whole set remember their top tape, and a rise costs two
-//! comparisons; taking a tape rescans its block and the block tops.
+//! a drive takes it. So the tapes are cut into blocks of about √n (a power
+//! of two), each block and the whole set remember their top tape, and a rise
+//! costs two comparisons; taking a tape rescans its block and the block tops.
 
 /// Marks "no tape" in the block tops and the overall top.
 const NONE: u32 = u32::MAX;
@@ -16,8 +16,8 @@ const NONE: u32 = u32::MAX;
 pub(super) struct Relevance {
     /// Each tape's rank ([`key`]); 0 while it is no candidate.
     keys: Vec<u128>,
-    /// Tapes per block.
-    block: usize,
+    /// Tapes per block: `1 << shift`.
+    shift: u32,
     /// The top tape of each block, or [`NONE`].
     tops: Vec<u32>,
     /// The top tape of all, or [`NONE`].
@@ -34,30 +34,32 @@ pub(super) fn key(bytes: u64, oldest: u64) -> u128 {
 impl Relevance {
     /// No candidates among `tapes` tapes.
     pub fn new(tapes: usize) -> Self {
-        let block = (tapes as f64).sqrt().ceil().max(1.0) as usize;
+        let shift = ((tapes as f64).sqrt().ceil().max(1.0) as usize)
+            .next_power_of_two()
+            .trailing_zeros();
         Relevance {
             keys: vec![0; tapes],
-            block,
-            tops: vec![NONE; tapes.div_ceil(block)],
+            shift,
+            tops: vec![NONE; tapes.div_ceil(1 << shift)],
             top: NONE,
         }
     }
 
-    /// Whether tape `a` outranks tape `b` ([`NONE`] is outranked by all;
-    /// equal keys go to the higher index).
-    fn beats(&self, a: u32, b: u32) -> bool {
-        b == NONE || (self.keys[a as usize], a) > (self.keys[b as usize], b)
+    /// Whether tape `t` of rank `key` outranks tape `b` ([`NONE`] is
+    /// outranked by all; equal keys go to the higher index).
+    fn beats(&self, key: u128, t: u32, b: u32) -> bool {
+        b == NONE || (key, t) > (self.keys[b as usize], b)
     }
 
     /// Tape `t` is a candidate of rank `key`, at least its rank before.
     pub fn raise(&mut self, t: u32, key: u128) {
         debug_assert!(key > 0 && key >= self.keys[t as usize]);
         self.keys[t as usize] = key;
-        let b = t as usize / self.block;
-        if self.beats(t, self.tops[b]) {
+        let b = (t >> self.shift) as usize;
+        if self.beats(key, t, self.tops[b]) {
             self.tops[b] = t;
         }
-        if self.beats(t, self.top) {
+        if self.beats(key, t, self.top) {
             self.top = t;
         }
     }
@@ -65,10 +67,10 @@ impl Relevance {
     /// Tape `t` is no candidate any more (a drive took it).
     pub fn remove(&mut self, t: u32) {
         self.keys[t as usize] = 0;
-        let b = t as usize / self.block;
+        let b = (t >> self.shift) as usize;
         if self.tops[b] == t {
-            let lo = b * self.block;
-            let hi = (lo + self.block).min(self.keys.len());
+            let lo = b << self.shift;
+            let hi = (lo + (1 << self.shift)).min(self.keys.len());
             self.tops[b] = (lo..hi)
                 .filter(|&i| self.keys[i] > 0)
                 .max_by_key(|&i| (self.keys[i], i))
