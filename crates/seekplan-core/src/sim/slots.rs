@@ -1,9 +1,10 @@
 //! A calendar for models whose pending events fit fixed slots: at most one
 //! event per slot at a time (a drive's current step, the next sample). An
-//! event is its slot's number; the next one is found by a scan of the slots,
-//! which for a few dozen slots beats a heap of boxed or tagged entries.
-//! Events fire in the order [`super::Calendar`] gives them: by time, then in
-//! the order they were scheduled.
+//! event is its slot's number, and a tournament tree over the slots names
+//! the next one: scheduling or firing an event replays the matches on its
+//! slot's path (log2 of the slots), with no boxed or tagged entries. Events
+//! fire in the order [`super::Calendar`] gives them: by time, then in the
+//! order they were scheduled.
 
 use super::Time;
 
@@ -16,8 +17,13 @@ pub struct SlotCalendar {
     now: Time,
     seq: u64,
     /// Each slot's event as (time in [`f64::total_cmp`] order, sequence),
-    /// packed so that one integer comparison orders two events.
+    /// packed so that one integer comparison orders two events; padded with
+    /// empty slots to a power of two.
     keys: Vec<u128>,
+    /// The tournament: `winner[n]` is the slot with the earliest event
+    /// under node `n` (1 is the root; node `n`'s children are `2n` and
+    /// `2n + 1`, and node `keys.len() + s` is slot `s`).
+    winner: Vec<u32>,
 }
 
 /// `t` as an integer in the order of [`f64::total_cmp`].
@@ -42,10 +48,38 @@ fn time_of(key: u128) -> Time {
 impl SlotCalendar {
     /// `slots` empty slots, the clock at 0.
     pub fn new(slots: usize) -> Self {
+        let leaves = slots.next_power_of_two();
+        let mut winner = vec![0; leaves];
+        for n in (1..leaves).rev() {
+            winner[n] = if 2 * n >= leaves {
+                (2 * n - leaves) as u32
+            } else {
+                winner[2 * n]
+            };
+        }
         SlotCalendar {
             now: 0.0,
             seq: 0,
-            keys: vec![EMPTY; slots],
+            keys: vec![EMPTY; leaves],
+            winner,
+        }
+    }
+
+    /// Replays the matches on slot `slot`'s path after its key changed.
+    fn replay(&mut self, slot: usize) {
+        let leaves = self.keys.len();
+        let mut n = (leaves + slot) / 2;
+        while n > 0 {
+            let [a, b] = if 2 * n >= leaves {
+                [(2 * n - leaves) as u32, (2 * n + 1 - leaves) as u32]
+            } else {
+                [self.winner[2 * n], self.winner[2 * n + 1]]
+            };
+            // Selects rather than branches: which event is earlier is as
+            // good as random.
+            let b_first = self.keys[b as usize] < self.keys[a as usize];
+            self.winner[n] = if b_first { b } else { a };
+            n /= 2;
         }
     }
 
@@ -80,20 +114,17 @@ impl SlotCalendar {
         assert!(self.keys[slot] == EMPTY, "slot {slot} already has an event");
         self.keys[slot] = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
         self.seq += 1;
+        self.replay(slot);
     }
 
     /// The next event: its time and slot, if any is pending.
     pub fn peek(&self) -> Option<(Time, usize)> {
-        // Selects rather than branches: which slot is next is as good as
-        // random, and a mispredicted branch per slot would cost more than
-        // the scan.
-        let (mut best, mut slot) = (EMPTY, 0);
-        for (i, &key) in self.keys.iter().enumerate() {
-            let earlier = key < best;
-            best = if earlier { key } else { best };
-            slot = if earlier { i } else { slot };
-        }
-        (best != EMPTY).then(|| (time_of(best), slot))
+        let slot = match self.winner.get(1) {
+            Some(&w) => w as usize,
+            None => 0,
+        };
+        let key = self.keys[slot];
+        (key != EMPTY).then(|| (time_of(key), slot))
     }
 
     /// Removes the next event, advances the clock to its time and returns
@@ -101,6 +132,7 @@ impl SlotCalendar {
     pub fn pop(&mut self) -> Option<(Time, usize)> {
         let (time, slot) = self.peek()?;
         self.keys[slot] = EMPTY;
+        self.replay(slot);
         self.now = time;
         Some((time, slot))
     }
