@@ -71,20 +71,27 @@ impl Relevance {
         if self.tops[b] == t {
             let lo = b << self.shift;
             let hi = (lo + (1 << self.shift)).min(self.keys.len());
-            self.tops[b] = (lo..hi)
-                .filter(|&i| self.keys[i] > 0)
-                .max_by_key(|&i| (self.keys[i], i))
-                .map_or(NONE, |i| i as u32);
+            self.tops[b] = self.best((lo as u32..hi as u32).map(|i| (i, self.keys[i as usize])));
         }
         if self.top == t {
-            self.top = self
-                .tops
-                .iter()
-                .copied()
-                .filter(|&i| i != NONE)
-                .max_by_key(|&i| (self.keys[i as usize], i))
-                .unwrap_or(NONE);
+            let tops = self.tops.iter().filter(|&&i| i != NONE);
+            self.top = self.best(tops.map(|&i| (i, self.keys[i as usize])));
         }
+    }
+
+    /// The candidate of highest rank among `tapes` (tape, key) in
+    /// ascending tape order, or [`NONE`]. Selects rather than branches:
+    /// whether a tape ranks higher than those before it is as good as
+    /// random.
+    fn best(&self, tapes: impl Iterator<Item = (u32, u128)>) -> u32 {
+        let (mut best, mut best_key) = (NONE, 0);
+        for (t, key) in tapes {
+            // Equal keys go to the higher index, which comes later.
+            let higher = key > 0 && key >= best_key;
+            best = if higher { t } else { best };
+            best_key = if higher { key } else { best_key };
+        }
+        best
     }
 
     /// The top candidate, if any.

@@ -65,21 +65,29 @@ impl SlotCalendar {
         }
     }
 
-    /// Replays the matches on slot `slot`'s path after its key changed.
-    fn replay(&mut self, slot: usize) {
+    /// Replays the matches on the path of slot `slot`, whose key is now
+    /// `key`. The path's winner travels up in a register and meets the
+    /// sibling subtrees' winners, so no step waits for the one before it to
+    /// reach memory.
+    fn replay(&mut self, slot: usize, key: u128) {
         let leaves = self.keys.len();
-        let mut n = (leaves + slot) / 2;
-        while n > 0 {
-            let [a, b] = if 2 * n >= leaves {
-                [(2 * n - leaves) as u32, (2 * n + 1 - leaves) as u32]
+        let (mut winner, mut winner_key) = (slot as u32, key);
+        let mut n = leaves + slot;
+        while n > 1 {
+            let sibling = n ^ 1;
+            let other = if sibling >= leaves {
+                (sibling - leaves) as u32
             } else {
-                [self.winner[2 * n], self.winner[2 * n + 1]]
+                self.winner[sibling]
             };
+            let other_key = self.keys[other as usize];
             // Selects rather than branches: which event is earlier is as
-            // good as random.
-            let b_first = self.keys[b as usize] < self.keys[a as usize];
-            self.winner[n] = if b_first { b } else { a };
+            // good as random. Equal keys are both empty slots.
+            let other_first = other_key < winner_key;
+            winner = if other_first { other } else { winner };
+            winner_key = if other_first { other_key } else { winner_key };
             n /= 2;
+            self.winner[n] = winner;
         }
     }
 
@@ -112,9 +120,10 @@ impl SlotCalendar {
 
     fn push(&mut self, slot: usize, time: Time) {
         assert!(self.keys[slot] == EMPTY, "slot {slot} already has an event");
-        self.keys[slot] = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
+        let key = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
+        self.keys[slot] = key;
         self.seq += 1;
-        self.replay(slot);
+        self.replay(slot, key);
     }
 
     /// The next event: its time and slot, if any is pending.
@@ -132,7 +141,7 @@ impl SlotCalendar {
     pub fn pop(&mut self) -> Option<(Time, usize)> {
         let (time, slot) = self.peek()?;
         self.keys[slot] = EMPTY;
-        self.replay(slot);
+        self.replay(slot, EMPTY);
         self.now = time;
         Some((time, slot))
     }
