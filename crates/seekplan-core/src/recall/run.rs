@@ -173,7 +173,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     let mut cal = SlotCalendar::new(model.slot(Ev::Sample) + 1);
     cal.schedule(model.slot(Ev::Arrivals), 0.0);
     cal.schedule(model.slot(Ev::Sample), spec.sample_s);
-    // Events up to the horizon; the clock then stands at it.
+    // Events up to the horizon; the books close at it (`finish`).
     let mut events = 0u64;
     while let Some((t, slot)) = cal.peek() {
         if t > spec.duration_s {

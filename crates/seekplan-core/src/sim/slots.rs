@@ -145,14 +145,6 @@ impl SlotCalendar {
         self.now = time;
         Some((time, slot))
     }
-
-    /// Moves the clock forward to `time` without firing anything (used to end
-    /// a run at its horizon).
-    pub fn advance_to(&mut self, time: Time) {
-        if time > self.now {
-            self.now = time;
-        }
-    }
 }
 
 #[cfg(test)]
