@@ -337,7 +337,7 @@ impl Campaign {
 }
 
 /// Hints the cache to load `x`'s line (does nothing off x86-64).
-fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -5,12 +5,14 @@
 
 mod campaign;
 mod hardware;
+mod relevance;
 mod spec;
 mod system;
 
+pub(crate) use campaign::prefetch;
 pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
 pub use hardware::{
     mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
 };
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
-pub use system::{Completion, LibEvent, MountRecord, TapeSystem};
+pub use system::{Completion, MountRecord, TapeSystem};

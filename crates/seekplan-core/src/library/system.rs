@@ -9,25 +9,12 @@
 //! for the tape meanwhile are inserted into the batch where they add least
 //! locate time, or wait for the next batch ([`Arrivals`]). How long a read
 //! takes is the [`ReadModel`]'s.
+use super::relevance::{self, Relevance};
 use super::{ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request};
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
-use crate::sim::{Calendar, Time};
+use crate::sim::{SlotCalendar, Time};
 use crate::Result;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-/// Events the library schedules for itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LibEvent {
-    /// The drive with this index finished its current step.
-    Drive(usize),
-    /// The robot arm serving the drive with this index finished its move.
-    Arm(usize),
-    /// Free drives look for work (deferred so that a burst of submissions at
-    /// one instant is seen whole).
-    Wake,
-}
 
 /// A request the library finished reading.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,11 +88,11 @@ impl TapeQueue {
         self.plan.len() + self.fresh.len()
     }
 
-    /// How relevant tape `t`, whose queue this is, is for a free drive:
-    /// more queued bytes first, then the older oldest request (sequence
+    /// How relevant the tape is for a free drive ([`relevance::key`]:
+    /// more queued bytes first, then the older oldest request; sequence
     /// numbers are unique, so no two tapes with requests tie).
-    fn rank(&self, t: u32) -> (u64, Reverse<u64>, u32) {
-        (self.bytes, Reverse(self.oldest), t)
+    fn key(&self) -> u128 {
+        relevance::key(self.bytes, self.oldest)
     }
 }
 
@@ -136,12 +123,11 @@ pub struct TapeSystem<'a> {
     /// Drives that are empty or idle (free for another tape), kept by
     /// `set_phase` so a submission need not look at every drive.
     free_drives: usize,
-    /// Drives that finished a read and choose their next in `resume`.
-    choosing: Vec<usize>,
+    /// The drive that finished a read and chooses its next in `resume`.
+    choosing: Option<usize>,
     /// Unheld tapes with queued requests by relevance (see
-    /// [`TapeSystem::most_relevant_tape`]); an entry is pushed whenever such
-    /// a tape's rank changes, and stale ones are dropped when they surface.
-    relevance: BinaryHeap<(u64, Reverse<u64>, u32)>,
+    /// [`TapeSystem::most_relevant_tape`]).
+    relevance: Relevance,
     /// Finished mounts, in the order they ended.
     pub mounts: Vec<MountRecord>,
     /// Drive-seconds spent doing something (not idle or empty).
@@ -186,8 +172,8 @@ impl<'a> TapeSystem<'a> {
             seq: 0,
             wake_pending: false,
             free_drives: spec.hardware.drives,
-            choosing: Vec::new(),
-            relevance: BinaryHeap::new(),
+            choosing: None,
+            relevance: Relevance::new(campaign.tapes().len()),
             mounts: Vec::new(),
             busy_s: 0.0,
         })
@@ -204,7 +190,7 @@ impl<'a> TapeSystem<'a> {
     }
 
     /// Puts a request into the tape-system queue (the caller checks `room`).
-    pub fn submit<E: From<LibEvent>>(&mut self, f: Request, cal: &mut Calendar<E>) {
+    pub fn submit(&mut self, f: Request, cal: &mut SlotCalendar) {
         debug_assert!(self.in_queue < self.spec.queue_size);
         let t = f.tape as usize;
         // The drive reading a batch of this tape, if any.
@@ -236,102 +222,120 @@ impl<'a> TapeSystem<'a> {
         };
         if wake && !self.wake_pending {
             self.wake_pending = true;
-            cal.schedule(0.0, LibEvent::Wake.into());
+            cal.schedule(self.wake_slot(), 0.0);
         }
     }
 
-    /// Reacts to one of the library's own events; finished reads go to `done`.
-    pub fn handle<E: From<LibEvent>>(
-        &mut self,
-        ev: LibEvent,
-        cal: &mut Calendar<E>,
-        done: &mut Vec<Completion>,
-    ) -> Result<()> {
-        match ev {
-            LibEvent::Wake => {
-                self.wake_pending = false;
-                // Drives already holding a tape with work first, then empty
-                // drives, then idle ones (which would give up their tape).
-                for d in 0..self.drives.len() {
-                    if self.drives[d].phase == Phase::Idle && self.has_own_work(d) {
-                        self.dispatch(d, cal)?;
-                    }
-                }
-                for phase in [Phase::Empty, Phase::Idle] {
-                    for d in 0..self.drives.len() {
-                        if self.drives[d].phase == phase {
-                            self.dispatch(d, cal)?;
-                        }
-                    }
-                }
+    /// Slots of the library's events in the calendar: `0..slots()`. Slot
+    /// `d < drives` is drive `d`'s (its step or, while the robot serves it,
+    /// its arm move ends); the last one wakes the free drives (deferred so
+    /// that a burst of submissions at one instant is seen whole).
+    pub fn slots(&self) -> usize {
+        self.drives.len() + 1
+    }
+
+    fn wake_slot(&self) -> usize {
+        self.drives.len()
+    }
+
+    /// Reacts to the event of slot `slot` (below [`TapeSystem::slots`]);
+    /// returns the read it finished, if any.
+    pub fn handle(&mut self, slot: usize, cal: &mut SlotCalendar) -> Result<Option<Completion>> {
+        if slot == self.wake_slot() {
+            self.wake(cal)?;
+            return Ok(None);
+        }
+        let d = slot;
+        match self.drives[d].phase {
+            Phase::Robot => self.arm_done(d, cal),
+            Phase::Reading(stop) => {
+                let drive = &mut self.drives[d];
+                drive.mount_bytes += stop.size;
+                let tape = drive.mounted.expect("reading a mounted tape");
+                self.tapes[tape as usize].bytes -= stop.size;
+                self.in_queue -= 1;
+                self.set_phase(d, Phase::Choosing, cal.now());
+                self.choosing = Some(d);
+                return Ok(Some(Completion {
+                    file: stop.file,
+                    bytes: stop.size,
+                    staging_s: cal.now() - stop.enqueued,
+                }));
             }
-            LibEvent::Arm(d) => {
-                if let Some(t) = self.drives[d].returning.take() {
-                    self.tapes[t as usize].holder = None;
-                    if self.tapes[t as usize].len() > 0 {
-                        self.rerank(t);
-                        if !self.wake_pending {
-                            self.wake_pending = true;
-                            cal.schedule(0.0, LibEvent::Wake.into());
-                        }
-                    }
-                }
-                if let Some(next) = self.robot.done(cal.now()) {
-                    self.start_arm(next, cal);
-                }
-                self.step(d, Phase::Loading, self.spec.hardware.drive.load_s, cal);
+            Phase::Rewinding => {
+                self.step(d, Phase::Unloading, self.spec.hardware.drive.unload_s, cal);
             }
-            LibEvent::Drive(d) => match self.drives[d].phase {
-                Phase::Reading(stop) => {
-                    let drive = &mut self.drives[d];
-                    drive.mount_bytes += stop.size;
-                    let tape = drive.mounted.expect("reading a mounted tape");
-                    self.tapes[tape as usize].bytes -= stop.size;
-                    self.in_queue -= 1;
-                    done.push(Completion {
-                        file: stop.file,
-                        bytes: stop.size,
-                        staging_s: cal.now() - stop.enqueued,
-                    });
-                    self.set_phase(d, Phase::Choosing, cal.now());
-                    self.choosing.push(d);
-                }
-                Phase::Rewinding => {
-                    self.step(d, Phase::Unloading, self.spec.hardware.drive.unload_s, cal);
-                }
-                Phase::Unloading => {
-                    let drive = &mut self.drives[d];
-                    let tape = drive.mounted.take().expect("unloading a mounted tape");
-                    self.mounts.push(MountRecord {
-                        tape,
-                        duration_s: cal.now() - drive.mount_start,
-                        bytes: drive.mount_bytes,
-                    });
-                    drive.returning = Some(tape);
-                    self.request_arm(d, cal);
-                }
-                Phase::Loading => {
-                    self.step(d, Phase::Threading, self.spec.hardware.drive.thread_s, cal);
-                }
-                Phase::Threading => {
-                    let drive = &mut self.drives[d];
-                    drive.mounted = drive.target.take();
-                    drive.head = Block(0);
-                    drive.mount_start = cal.now();
-                    drive.mount_bytes = 0;
+            Phase::Unloading => {
+                let drive = &mut self.drives[d];
+                let tape = drive.mounted.take().expect("unloading a mounted tape");
+                self.mounts.push(MountRecord {
+                    tape,
+                    duration_s: cal.now() - drive.mount_start,
+                    bytes: drive.mount_bytes,
+                });
+                drive.returning = Some(tape);
+                self.request_arm(d, cal);
+            }
+            Phase::Loading => {
+                self.step(d, Phase::Threading, self.spec.hardware.drive.thread_s, cal);
+            }
+            Phase::Threading => {
+                let drive = &mut self.drives[d];
+                drive.mounted = drive.target.take();
+                drive.head = Block(0);
+                drive.mount_start = cal.now();
+                drive.mount_bytes = 0;
+                self.dispatch(d, cal)?;
+            }
+            other => unreachable!("drive {d} got an event while {other:?}"),
+        }
+        Ok(None)
+    }
+
+    /// Free drives look for work.
+    fn wake(&mut self, cal: &mut SlotCalendar) -> Result<()> {
+        self.wake_pending = false;
+        // Drives already holding a tape with work first, then empty drives,
+        // then idle ones (which would give up their tape).
+        for d in 0..self.drives.len() {
+            if self.drives[d].phase == Phase::Idle && self.has_own_work(d) {
+                self.dispatch(d, cal)?;
+            }
+        }
+        for phase in [Phase::Empty, Phase::Idle] {
+            for d in 0..self.drives.len() {
+                if self.drives[d].phase == phase {
                     self.dispatch(d, cal)?;
                 }
-                other => unreachable!("drive {d} got an event while {other:?}"),
-            },
+            }
         }
         Ok(())
     }
 
-    /// Lets the drives that finished a read choose their next step; call it
-    /// after every [`TapeSystem::handle`] that completed reads, once the
+    /// The arm serving drive `d` finished its move: the drive's old tape (if
+    /// any) is back in its slot and its next one in the drive.
+    fn arm_done(&mut self, d: usize, cal: &mut SlotCalendar) {
+        if let Some(t) = self.drives[d].returning.take() {
+            self.tapes[t as usize].holder = None;
+            if self.tapes[t as usize].len() > 0 {
+                self.rerank(t);
+                if !self.wake_pending {
+                    self.wake_pending = true;
+                    cal.schedule(self.wake_slot(), 0.0);
+                }
+            }
+        }
+        if let Some(next) = self.robot.done(cal.now()) {
+            self.start_arm(next, cal);
+        }
+        self.step(d, Phase::Loading, self.spec.hardware.drive.load_s, cal);
+    }
+
+    /// Lets the drive that finished a read choose its next step; call it
+    /// after every [`TapeSystem::handle`] that completed a read, once the
     /// requester has refilled the queue.
-    pub fn resume<E: From<LibEvent>>(&mut self, cal: &mut Calendar<E>) -> Result<()> {
-        while let Some(d) = self.choosing.pop() {
+    pub fn resume(&mut self, cal: &mut SlotCalendar) -> Result<()> {
+        if let Some(d) = self.choosing.take() {
             self.dispatch(d, cal)?;
         }
         Ok(())
@@ -363,7 +367,7 @@ impl<'a> TapeSystem<'a> {
     }
 
     /// Gives drive `d`, which just became free, its next piece of work.
-    fn dispatch<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) -> Result<()> {
+    fn dispatch(&mut self, d: usize, cal: &mut SlotCalendar) -> Result<()> {
         if let Some(t) = self.drives[d].mounted {
             if let Some(other) = self.outranking_tape(t) {
                 return self.swap(d, other, cal);
@@ -390,13 +394,9 @@ impl<'a> TapeSystem<'a> {
     }
 
     /// Sends drive `d` to mount tape `next` (unmounting its tape first).
-    fn swap<E: From<LibEvent>>(
-        &mut self,
-        d: usize,
-        next: u32,
-        cal: &mut Calendar<E>,
-    ) -> Result<()> {
+    fn swap(&mut self, d: usize, next: u32, cal: &mut SlotCalendar) -> Result<()> {
         self.tapes[next as usize].holder = Some(d);
+        self.relevance.remove(next);
         self.drives[d].target = Some(next);
         if self.drives[d].mounted.is_some() {
             self.step(d, Phase::Rewinding, self.spec.hardware.drive.rewind_s, cal);
@@ -409,44 +409,26 @@ impl<'a> TapeSystem<'a> {
     /// With `next-batch` arrivals, a drive whose batch on tape `t` is done is
     /// assigned "the next most relevant cartridge" (Figure 3, step 3): an
     /// unheld tape that outranks its own queued requests, if there is one.
-    fn outranking_tape(&mut self, t: u32) -> Option<u32> {
+    fn outranking_tape(&self, t: u32) -> Option<u32> {
         let own = &self.tapes[t as usize];
         if self.spec.arrivals != Arrivals::NextBatch || !own.plan.is_empty() || own.fresh.is_empty()
         {
             return None;
         }
-        let own = own.rank(t);
+        let own = (own.key(), t);
         self.most_relevant_tape()
-            .filter(|&o| self.tapes[o as usize].rank(o) > own)
+            .filter(|&o| (self.tapes[o as usize].key(), o) > own)
     }
 
-    /// Records the new rank of unheld tape `t`; rebuilds the ranking from
-    /// the tapes when stale entries outnumber them.
+    /// Records the new rank of unheld tape `t`, which has queued requests.
     fn rerank(&mut self, t: u32) {
-        self.relevance.push(self.tapes[t as usize].rank(t));
-        if self.relevance.len() > 4 * self.tapes.len() {
-            self.relevance = self
-                .tapes
-                .iter()
-                .enumerate()
-                .filter(|(_, q)| q.holder.is_none() && q.len() > 0)
-                .map(|(i, q)| q.rank(i as u32))
-                .collect();
-        }
+        self.relevance.raise(t, self.tapes[t as usize].key());
     }
 
     /// The unheld tape with the most queued bytes; ties go to the tape whose
     /// oldest queued request is older.
-    fn most_relevant_tape(&mut self) -> Option<u32> {
-        while let Some(&top) = self.relevance.peek() {
-            let t = top.2;
-            let q = &self.tapes[t as usize];
-            if q.holder.is_none() && q.len() > 0 && q.rank(t) == top {
-                return Some(t);
-            }
-            self.relevance.pop();
-        }
-        None
+    fn most_relevant_tape(&self) -> Option<u32> {
+        self.relevance.top()
     }
 
     /// The next request to read on tape `t` with the head at `head`; when
@@ -515,7 +497,7 @@ impl<'a> TapeSystem<'a> {
 
     /// Drive `d` asks for an arm: to return its tape (if it unloaded one)
     /// and fetch the next. It waits if every arm is busy.
-    fn request_arm<E: From<LibEvent>>(&mut self, d: usize, cal: &mut Calendar<E>) {
+    fn request_arm(&mut self, d: usize, cal: &mut SlotCalendar) {
         let robot = &self.spec.hardware.robot;
         let secs = robot.fetch_s
             + if self.drives[d].returning.is_some() {
@@ -531,20 +513,14 @@ impl<'a> TapeSystem<'a> {
 
     /// The arm move of `arm.waiter` starts now; it ends with a
     /// [`LibEvent::Arm`].
-    fn start_arm<E: From<LibEvent>>(&mut self, arm: Move<usize>, cal: &mut Calendar<E>) {
+    fn start_arm(&mut self, arm: Move<usize>, cal: &mut SlotCalendar) {
         self.set_phase(arm.waiter, Phase::Robot, cal.now());
-        cal.schedule_at(arm.end, LibEvent::Arm(arm.waiter).into());
+        cal.schedule_at(arm.waiter, arm.end);
     }
 
-    fn step<E: From<LibEvent>>(
-        &mut self,
-        d: usize,
-        phase: Phase,
-        secs: f64,
-        cal: &mut Calendar<E>,
-    ) {
+    fn step(&mut self, d: usize, phase: Phase, secs: f64, cal: &mut SlotCalendar) {
         self.set_phase(d, phase, cal.now());
-        cal.schedule(secs, LibEvent::Drive(d).into());
+        cal.schedule(d, secs);
     }
 
     fn set_phase(&mut self, d: usize, phase: Phase, now: Time) {

@@ -1,8 +1,9 @@
-//! One recall run: requester + library on the event engine.
+//! One recall run: requester + library on a calendar of fixed slots (the
+//! library's, then the run's own events).
 
 use super::{Metrics, Pending, Series, Strategy, Tapes};
-use crate::library::{Campaign, Completion, LibEvent, LibrarySpec, TapeSystem};
-use crate::sim::{self, Calendar, Model};
+use crate::library::{Campaign, LibrarySpec, TapeSystem};
+use crate::sim::SlotCalendar;
 use crate::{Error, Result};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +36,7 @@ pub struct RecallOutcome {
     pub events: u64,
 }
 
+/// The run's own events, in the calendar slots after the library's.
 #[derive(Clone, Copy, Debug)]
 enum Ev {
     /// Requests whose arrival time has come reach the requester.
@@ -43,13 +45,10 @@ enum Ev {
     Tick,
     /// Time-series sample.
     Sample,
-    Lib(LibEvent),
 }
 
-impl From<LibEvent> for Ev {
-    fn from(e: LibEvent) -> Self {
-        Ev::Lib(e)
-    }
+impl Ev {
+    const ALL: [Ev; 3] = [Ev::Arrivals, Ev::Tick, Ev::Sample];
 }
 
 struct Recall<'a> {
@@ -59,7 +58,6 @@ struct Recall<'a> {
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
-    done: Vec<Completion>,
     bytes: u64,
     files: u64,
     last_staged_s: Option<f64>,
@@ -68,12 +66,16 @@ struct Recall<'a> {
     staging_s: Vec<f64>,
     bytes_at_sample: u64,
     series: Series,
-    error: Option<Error>,
 }
 
 impl Recall<'_> {
+    /// The calendar slot of the run's event `ev`.
+    fn slot(&self, ev: Ev) -> usize {
+        self.library.slots() + ev as usize
+    }
+
     /// Passes requests on while the tape-system queue has room.
-    fn fill(&mut self, cal: &mut Calendar<Ev>) {
+    fn fill(&mut self, cal: &mut SlotCalendar) {
         while self.library.room() > 0 {
             match self.requester.take(cal.now()) {
                 Some(f) => self.library.submit(f, cal),
@@ -83,20 +85,27 @@ impl Recall<'_> {
         if !self.tick_pending {
             if let Some(dt) = self.requester.next_wake() {
                 self.tick_pending = true;
-                cal.schedule(dt, Ev::Tick);
+                cal.schedule(self.slot(Ev::Tick), dt);
             }
         }
     }
-}
 
-impl Model for Recall<'_> {
-    type Event = Ev;
-
-    fn handle(&mut self, event: Ev, cal: &mut Calendar<Ev>) {
-        if self.error.is_some() {
-            return;
+    /// Reacts to the event of calendar slot `slot`, which fires at `cal.now()`.
+    fn handle(&mut self, slot: usize, cal: &mut SlotCalendar) -> Result<()> {
+        let first = self.library.slots();
+        if slot < first {
+            if let Some(c) = self.library.handle(slot, cal)? {
+                self.last_staged_s = Some(cal.now());
+                self.bytes += c.bytes;
+                self.files += 1;
+                self.staging_sum_s += c.staging_s;
+                self.staging_s.push(c.staging_s);
+                self.fill(cal);
+                self.library.resume(cal)?;
+            }
+            return Ok(());
         }
-        match event {
+        match Ev::ALL[slot - first] {
             Ev::Arrivals => {
                 let now = cal.now();
                 let arrived = self.campaign.arrived_by(now);
@@ -104,7 +113,8 @@ impl Model for Recall<'_> {
                     .admit(self.campaign, self.next_arrival..arrived, now);
                 self.next_arrival = arrived;
                 if let Some(f) = self.campaign.nth_arrival(arrived) {
-                    cal.schedule_at(self.campaign.files()[f as usize].arrival_s, Ev::Arrivals);
+                    let at = self.campaign.files()[f as usize].arrival_s;
+                    cal.schedule_at(slot, at);
                 }
                 self.fill(cal);
             }
@@ -120,33 +130,10 @@ impl Model for Recall<'_> {
                     .throughput_mb_s
                     .push(staged as f64 / 1e6 / self.sample_s);
                 self.series.busy_drives.push(self.library.busy_drives());
-                cal.schedule(self.sample_s, Ev::Sample);
-            }
-            Ev::Lib(e) => {
-                let mut done = std::mem::take(&mut self.done);
-                if let Err(err) = self.library.handle(e, cal, &mut done) {
-                    self.error = Some(err);
-                    return;
-                }
-                let any = !done.is_empty();
-                if any {
-                    self.last_staged_s = Some(cal.now());
-                }
-                for c in done.drain(..) {
-                    self.bytes += c.bytes;
-                    self.files += 1;
-                    self.staging_sum_s += c.staging_s;
-                    self.staging_s.push(c.staging_s);
-                }
-                self.done = done;
-                if any {
-                    self.fill(cal);
-                    if let Err(err) = self.library.resume(cal) {
-                        self.error = Some(err);
-                    }
-                }
+                cal.schedule(slot, self.sample_s);
             }
         }
+        Ok(())
     }
 }
 
@@ -173,7 +160,6 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
-        done: Vec::new(),
         bytes: 0,
         files: 0,
         last_staged_s: None,
@@ -183,14 +169,19 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         staging_s: Vec::with_capacity(campaign.files().len()),
         bytes_at_sample: 0,
         series: Series::default(),
-        error: None,
     };
-    let mut cal = Calendar::new();
-    cal.schedule(0.0, Ev::Arrivals);
-    cal.schedule(spec.sample_s, Ev::Sample);
-    let stats = sim::run(&mut model, &mut cal, spec.duration_s);
-    if let Some(e) = model.error {
-        return Err(e);
+    let mut cal = SlotCalendar::new(model.slot(Ev::Sample) + 1);
+    cal.schedule(model.slot(Ev::Arrivals), 0.0);
+    cal.schedule(model.slot(Ev::Sample), spec.sample_s);
+    // Events up to the horizon; the books close at it (`finish`).
+    let mut events = 0u64;
+    while let Some((t, slot)) = cal.peek() {
+        if t > spec.duration_s {
+            break;
+        }
+        cal.pop();
+        model.handle(slot, &mut cal)?;
+        events += 1;
     }
     model.library.finish(spec.duration_s);
     let capacities: Vec<u64> = campaign.tapes().iter().map(|t| t.capacity).collect();
@@ -210,6 +201,6 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     Ok(RecallOutcome {
         metrics,
         series: model.series,
-        events: stats.events,
+        events,
     })
 }

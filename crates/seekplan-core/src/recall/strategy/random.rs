@@ -1,13 +1,14 @@
 //! `random`: a uniformly random waiting request (the paper's benchmark).
 
 use super::{Pending, StrategyConfig, Tapes};
-use crate::library::{Campaign, Request};
+use crate::library::{prefetch, Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use std::ops::Range;
 
 /// The random strategy has no knobs (its draws use the run's seed).
@@ -28,7 +29,8 @@ impl StrategyConfig for Random {
                     waiting: Vec::new(),
                     rng,
                 },
-                ahead: None,
+                chosen: VecDeque::with_capacity(AHEAD),
+                drawn: VecDeque::with_capacity(AHEAD + 1),
             }),
             None => Box::new(Draw {
                 waiting: Vec::new(),
@@ -69,19 +71,90 @@ impl Pending for Draw<Request> {
     }
 }
 
+/// How many draws a campaign's random queue prepares ahead of its takes, in
+/// each of two stages: a draw's index is chosen (and its queue entry asked
+/// from memory) that many draws before the entry is taken out, and the
+/// entry is taken out (and its request asked from memory) that many takes
+/// before it is passed on.
+const AHEAD: usize = 16;
+
+/// A draw taken out of the queue ahead: the rank drawn, the index it was
+/// drawn from and the generator's position (in 32-bit words) before it.
+#[derive(Clone, Copy, Debug)]
+struct Ahead {
+    rank: u32,
+    index: usize,
+    word_pos: u128,
+}
+
 /// A campaign's waiting requests as ranks of its arrival order (4 bytes
-/// each instead of a copy of the request), drawn in the same order. Each
-/// take also makes the next draw ahead, on a copy of the generator, and
-/// asks the memory for the request it picks: a random pick is a cache miss,
-/// now paid while the simulation runs on. The draw ahead is used only if
-/// nothing arrived in between (it is the draw the generator would make);
-/// otherwise the generator draws anew.
+/// each instead of a copy of the request), drawn in the same order. A random
+/// pick is two cache misses (the queue's entry, then the request), so the
+/// queue makes its draws ahead of its takes, in two stages of [`AHEAD`]
+/// draws, asking the memory for what each stage will read. Arrivals take
+/// the draws made ahead back (the generator goes back to where they
+/// started), so every draw is the one made on the queue as it is when the
+/// request is taken.
 struct RandomRanks<'a> {
     campaign: &'a Campaign,
     waiting: Draw<u32>,
-    /// The next draw: the number waiting it was made for, the index drawn
-    /// and the generator after it.
-    ahead: Option<(usize, usize, ChaCha8Rng)>,
+    /// Draws whose index is chosen but whose entry is still in the queue
+    /// (next first): the index and the generator's position before it.
+    chosen: VecDeque<(usize, u128)>,
+    /// Draws taken out of the queue, next first.
+    drawn: VecDeque<Ahead>,
+}
+
+impl RandomRanks<'_> {
+    /// Chooses the index of one more draw; false when no entry is left.
+    fn choose(&mut self) -> bool {
+        let w = &mut self.waiting;
+        let len = w.waiting.len() - self.chosen.len();
+        if len == 0 {
+            return false;
+        }
+        let word_pos = w.rng.get_word_pos();
+        let index = w.rng.gen_range(0..len);
+        prefetch(&w.waiting[index]);
+        self.chosen.push_back((index, word_pos));
+        true
+    }
+
+    /// Takes the next chosen draw's entry out of the queue; false when no
+    /// draw is chosen.
+    fn take_out(&mut self) -> bool {
+        let Some((index, word_pos)) = self.chosen.pop_front() else {
+            return false;
+        };
+        let rank = self.waiting.waiting.swap_remove(index);
+        self.campaign.prefetch(rank as usize);
+        self.drawn.push_back(Ahead {
+            rank,
+            index,
+            word_pos,
+        });
+        true
+    }
+
+    /// Puts the draws made ahead back, last first, and rewinds the
+    /// generator to before the first of them.
+    fn undraw(&mut self) {
+        let first = self.drawn.front().map(|a| a.word_pos);
+        if let Some(word_pos) = first.or(self.chosen.front().map(|c| c.1)) {
+            self.waiting.rng.set_word_pos(word_pos);
+        }
+        self.chosen.clear();
+        let w = &mut self.waiting.waiting;
+        while let Some(a) = self.drawn.pop_back() {
+            if a.index == w.len() {
+                w.push(a.rank);
+            } else {
+                let moved = w[a.index];
+                w.push(moved);
+                w[a.index] = a.rank;
+            }
+        }
+    }
 }
 
 impl Pending for RandomRanks<'_> {
@@ -90,25 +163,21 @@ impl Pending for RandomRanks<'_> {
     }
 
     fn admit(&mut self, _: &Campaign, ranks: Range<usize>, _: Time) {
+        if ranks.is_empty() {
+            return;
+        }
+        self.undraw();
         self.waiting.waiting.extend(ranks.map(|r| r as u32));
     }
 
     fn take(&mut self, _: Time) -> Option<Request> {
-        let w = &mut self.waiting;
-        let n = w.waiting.len();
-        let rank = match self.ahead.take() {
-            Some((len, i, rng)) if len == n => {
-                w.rng = rng;
-                Some(w.waiting.swap_remove(i))
+        while self.drawn.len() <= AHEAD {
+            while self.chosen.len() < AHEAD && self.choose() {}
+            if !self.take_out() {
+                break;
             }
-            _ => w.draw(),
-        }?;
-        if n > 1 {
-            let mut rng = w.rng.clone();
-            let i = rng.gen_range(0..n - 1);
-            self.campaign.prefetch(w.waiting[i] as usize);
-            self.ahead = Some((n - 1, i, rng));
         }
+        let rank = self.drawn.pop_front()?.rank;
         let f = self
             .campaign
             .nth_arrival(rank as usize)

@@ -1,0 +1,205 @@
+//! A calendar for models whose pending events fit fixed slots: at most one
+//! event per slot at a time (a drive's current step, the next sample). An
+//! event is its slot's number, and a tournament tree over the slots names
+//! the next one: scheduling or firing an event replays the matches on its
+//! slot's path (log2 of the slots), with no boxed or tagged entries. Events
+//! fire in the order [`super::Calendar`] gives them: by time, then in the
+//! order they were scheduled.
+
+use super::Time;
+
+/// Key of an empty slot (later than any event).
+const EMPTY: u128 = u128::MAX;
+
+/// The simulated clock and one pending event or none per slot.
+#[derive(Clone, Debug)]
+pub struct SlotCalendar {
+    now: Time,
+    seq: u64,
+    /// Each slot's event as (time in [`f64::total_cmp`] order, sequence),
+    /// packed so that one integer comparison orders two events; padded with
+    /// empty slots to a power of two.
+    keys: Vec<u128>,
+    /// The tournament: `winner[n]` is the slot with the earliest event
+    /// under node `n` (1 is the root; node `n`'s children are `2n` and
+    /// `2n + 1`, and node `keys.len() + s` is slot `s`).
+    winner: Vec<u32>,
+}
+
+/// `t` as an integer in the order of [`f64::total_cmp`].
+fn ordered_bits(t: Time) -> u64 {
+    let bits = t.to_bits();
+    // Negative numbers count down from the sign bit; positive ones follow.
+    let flip = ((bits as i64 >> 63) as u64) | (1 << 63);
+    bits ^ flip
+}
+
+/// The time [`ordered_bits`] made `key` from.
+fn time_of(key: u128) -> Time {
+    let ordered = (key >> 64) as u64;
+    let flip = if ordered >> 63 == 1 {
+        1 << 63
+    } else {
+        u64::MAX
+    };
+    f64::from_bits(ordered ^ flip)
+}
+
+impl SlotCalendar {
+    /// `slots` empty slots, the clock at 0.
+    pub fn new(slots: usize) -> Self {
+        let leaves = slots.next_power_of_two();
+        let mut winner = vec![0; leaves];
+        for n in (1..leaves).rev() {
+            winner[n] = if 2 * n >= leaves {
+                (2 * n - leaves) as u32
+            } else {
+                winner[2 * n]
+            };
+        }
+        SlotCalendar {
+            now: 0.0,
+            seq: 0,
+            keys: vec![EMPTY; leaves],
+            winner,
+        }
+    }
+
+    /// Replays the matches on the path of slot `slot`, whose key is now
+    /// `key`. The path's winner travels up in a register and meets the
+    /// sibling subtrees' winners, so no step waits for the one before it to
+    /// reach memory.
+    fn replay(&mut self, slot: usize, key: u128) {
+        let leaves = self.keys.len();
+        let (mut winner, mut winner_key) = (slot as u32, key);
+        let mut n = leaves + slot;
+        while n > 1 {
+            let sibling = n ^ 1;
+            let other = if sibling >= leaves {
+                (sibling - leaves) as u32
+            } else {
+                self.winner[sibling]
+            };
+            let other_key = self.keys[other as usize];
+            // Selects rather than branches: which event is earlier is as
+            // good as random. Equal keys are both empty slots.
+            let other_first = other_key < winner_key;
+            winner = if other_first { other } else { winner };
+            winner_key = if other_first { other_key } else { winner_key };
+            n /= 2;
+            self.winner[n] = winner;
+        }
+    }
+
+    /// The current simulated time (the time of the last event popped).
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Schedules slot `slot`'s event `delay` seconds from now. A negative
+    /// or non-finite delay, or a slot already pending, is a bug in the model
+    /// and panics.
+    pub fn schedule(&mut self, slot: usize, delay: Time) {
+        assert!(
+            delay.is_finite() && delay >= 0.0,
+            "event delay must be finite and non-negative, got {delay}"
+        );
+        self.push(slot, self.now + delay);
+    }
+
+    /// Schedules slot `slot`'s event at absolute time `time` (not earlier
+    /// than now).
+    pub fn schedule_at(&mut self, slot: usize, time: Time) {
+        assert!(
+            time.is_finite() && time >= self.now,
+            "event time must be finite and not in the past (now {}), got {time}",
+            self.now
+        );
+        self.push(slot, time);
+    }
+
+    fn push(&mut self, slot: usize, time: Time) {
+        assert!(self.keys[slot] == EMPTY, "slot {slot} already has an event");
+        let key = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
+        self.keys[slot] = key;
+        self.seq += 1;
+        self.replay(slot, key);
+    }
+
+    /// The next event: its time and slot, if any is pending.
+    pub fn peek(&self) -> Option<(Time, usize)> {
+        let slot = match self.winner.get(1) {
+            Some(&w) => w as usize,
+            None => 0,
+        };
+        let key = self.keys[slot];
+        (key != EMPTY).then(|| (time_of(key), slot))
+    }
+
+    /// Removes the next event, advances the clock to its time and returns
+    /// its time and slot.
+    pub fn pop(&mut self) -> Option<(Time, usize)> {
+        let (time, slot) = self.peek()?;
+        self.keys[slot] = EMPTY;
+        self.replay(slot, EMPTY);
+        self.now = time;
+        Some((time, slot))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Calendar;
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn ordered_bits_follow_total_cmp_and_invert() {
+        let ts = [-1.5, -0.0, 0.0, 1e-300, 0.5, 1.0, 3.0, 1e300];
+        for w in ts.windows(2) {
+            assert!(ordered_bits(w[0]) < ordered_bits(w[1]), "{w:?}");
+        }
+        for t in ts {
+            let key = u128::from(ordered_bits(t)) << 64;
+            assert_eq!(time_of(key).to_bits(), t.to_bits());
+        }
+    }
+
+    #[test]
+    fn fires_in_the_order_of_the_heap_calendar() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for case in 0..200 {
+            let slots = 1 + case % 9;
+            let mut ours = SlotCalendar::new(slots);
+            let mut heap = Calendar::new();
+            let mut pending = vec![false; slots];
+            let mut fired = (Vec::new(), Vec::new());
+            for _ in 0..300 {
+                // Whole seconds, so that equal times are common.
+                let free: Vec<usize> = (0..slots).filter(|&s| !pending[s]).collect();
+                if !free.is_empty() && rng.gen_bool(0.6) {
+                    let slot = free[rng.gen_range(0..free.len())];
+                    let delay = f64::from(rng.gen_range(0..3u8));
+                    ours.schedule(slot, delay);
+                    heap.schedule(delay, slot);
+                    pending[slot] = true;
+                } else if let Some((t, slot)) = ours.pop() {
+                    pending[slot] = false;
+                    fired.0.push((t, slot));
+                    fired.1.push(heap.pop().expect("same events"));
+                    assert_eq!(ours.now(), heap.now());
+                }
+            }
+            assert_eq!(fired.0, fired.1, "case {case}");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "already has an event")]
+    fn one_event_per_slot() {
+        let mut c = SlotCalendar::new(1);
+        c.schedule(0, 1.0);
+        c.schedule(0, 2.0);
+    }
+}
