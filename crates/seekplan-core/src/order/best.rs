@@ -14,8 +14,8 @@ use super::dense::Dense;
 use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::{
-    bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
-    Options, Problem,
+    bnb, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort,
+    trials, Head, Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -129,6 +129,16 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
                 problem.is_matrix(),
                 reversals,
             );
+            if reversals && !proven {
+                // Where reversals pay, ILS stalls in one basin whatever its
+                // seed: restarts elsewhere and the merge of their tours
+                // reach further (see `trials`).
+                let kicks = ils::kicks(n, true, options);
+                let mut tours = trials::trials(&d, &near, &kicked, kicks, options);
+                tours.push(kicked.clone());
+                candidates.extend(merge::merge(&d, &tours).map(|o| (o, Moves::Locate)));
+                candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
+            }
             candidates.push((kicked, Moves::Locate));
         }
         candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
