@@ -22,7 +22,7 @@ use std::time::Instant;
 
 /// Most restarts: with 6, stilt at 316 nodes ended 0.02–1.0 % above LKH-3
 /// over kick seeds 1–4 and the default; with 9, 0.19–0.59 %; crane at
-/// 100 went from 0.6–1.1 % to 0.00–0.01 % only once trials also started
+/// 100 went from 0.6–1.1 % to 0.00–0.04 % only once trials also started
 /// from patched assignments (2026-11-25).
 const TRIALS: usize = 9;
 /// The trials' kicks times nodes stay under this: 9 trials up to ~330
