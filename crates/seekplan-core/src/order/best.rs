@@ -3,7 +3,10 @@
 //! SLTF, MPScan*, CTA-SLTF) and from branch and bound over assignment
 //! relaxations (BNB, which begins with PATCH's tour), the two cheapest (the second only if
 //! within `SEED_SLACK` of the first) are improved by Or-opt
-//! and the better of those by iterated local search; the cheapest of these
+//! and the better of those by iterated local search (none of this when BNB
+//! proved its tour optimal on a matrix); on nearly symmetric matrices,
+//! restarts of that search on perturbed costs ([`trials`]) are merged with
+//! its tour ([`merge`]); the cheapest of these
 //! and of every other algorithm's schedule is returned, so `best` is never
 //! worse than any of them on the same input (except what is skipped on large
 //! batches: LOSS, MPScan and MPScan*, see `LOSS_LIMIT`, `MPSCAN_LIMIT`
@@ -14,8 +17,8 @@ use super::dense::Dense;
 use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::{
-    bnb, cta_sltf, fifo, ils, loss, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort, Head,
-    Options, Problem,
+    bnb, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read, scan, sltf, sort,
+    trials, Head, Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -109,9 +112,11 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
         let cheapest = ranked.first().map_or(0.0, |r| r.0);
         let near = Neighbours::new(&d);
         let reversals = problem.is_matrix() && near.nearly_symmetric(&d);
+        // On a matrix a finished branch and bound leaves nothing to improve.
+        let settled = proven && problem.is_matrix();
         let mut improved: Vec<Vec<usize>> = Vec::new();
         for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
-            if rank < 2 && cost <= SEED_SLACK * cheapest {
+            if rank < 2 && cost <= SEED_SLACK * cheapest && !settled {
                 let mut better = seed.clone();
                 descend(&d, &near, &mut better, reversals);
                 improved.push(better);
@@ -129,6 +134,16 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
                 problem.is_matrix(),
                 reversals,
             );
+            if reversals {
+                // Where reversals pay, ILS stalls in one basin whatever its
+                // seed: restarts elsewhere and the merge of their tours
+                // reach further (see `trials`).
+                let kicks = ils::kicks(n, true, options);
+                let mut tours = trials::trials(&d, &near, &kicked, kicks, options);
+                tours.push(kicked.clone());
+                candidates.extend(merge::merge(&d, &tours).map(|o| (o, Moves::Locate)));
+                candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
+            }
             candidates.push((kicked, Moves::Locate));
         }
         candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));

@@ -43,16 +43,7 @@ pub(crate) fn plan_with(
     }
     let m = n + 1;
     let cost = d.square();
-    let incumbent = start.map(|order| {
-        let mut succ = vec![0; m];
-        let mut prev = d.depot();
-        for &v in order {
-            succ[prev] = v;
-            prev = v;
-        }
-        succ[prev] = d.depot();
-        succ
-    });
+    let incumbent = start.map(|order| d.successors(order));
     let budget = Budget {
         scans: SCANS,
         patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),

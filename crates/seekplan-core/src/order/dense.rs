@@ -113,6 +113,23 @@ impl<'p> Dense<'p> {
         }))
     }
 
+    /// A copy of the stored costs with each entry multiplied by its own
+    /// random factor in [1, 1 + `noise`): a nearby problem whose local
+    /// optima differ; `None` unless every cost is stored.
+    pub(crate) fn perturbed(&self, noise: f64, rng: &mut impl rand::Rng) -> Option<Dense<'p>> {
+        let Source::Matrix(cost) = &self.source else {
+            return None;
+        };
+        let cost = cost
+            .iter()
+            .map(|&c| c * (1.0 + noise * rng.gen::<f64>()))
+            .collect();
+        Some(Dense {
+            n: self.n,
+            source: Source::Matrix(cost),
+        })
+    }
+
     /// Cached positions, when costs are timed on demand from them: where the
     /// head is after each node (the depot last) and where each request starts.
     pub(crate) fn cached_positions(&self) -> Option<(&[Pos], &[Pos])> {
@@ -259,6 +276,19 @@ impl<'p> Dense<'p> {
             v = succ[v];
         }
         order
+    }
+
+    /// Each node's successor (over the n + 1 nodes) on the tour depot →
+    /// `order` → depot: the inverse of [`Dense::path`].
+    pub(crate) fn successors(&self, order: &[usize]) -> Vec<usize> {
+        let mut succ = vec![0; self.n + 1];
+        let mut prev = self.depot();
+        for &v in order {
+            succ[prev] = v;
+            prev = v;
+        }
+        succ[prev] = self.depot();
+        succ
     }
 
     /// Positioning cost of serving `order` from the start to the end.

@@ -41,6 +41,14 @@ const MAX_MATRIX_KICK_WORK: usize = 20_000_000;
 /// Savings smaller than this (seconds) are rounding noise.
 const EPS: f64 = 1e-9;
 
+/// The kicks [`iterated`] makes on `n` requests (nodes of an explicit
+/// matrix when `matrix`): the caller's budget, or the default.
+pub(crate) fn kicks(n: usize, matrix: bool, options: &Options) -> usize {
+    options
+        .iterations
+        .unwrap_or_else(|| default_iterations(n, matrix))
+}
+
 /// The kick budget for `n` requests (nodes of an explicit matrix when
 /// `matrix`) when the caller gives none.
 fn default_iterations(n: usize, matrix: bool) -> usize {
@@ -75,9 +83,7 @@ pub(crate) fn iterated(
     if reversals {
         tour.track_reversals(d);
     }
-    let budget = options
-        .iterations
-        .unwrap_or_else(|| default_iterations(n, matrix));
+    let budget = kicks(n, matrix, options);
     // With reversals, a three-segment kick (B C D → D C B): with two-segment
     // ones (B C → C B) a reversing search (2-opt and 3-opt, before the
     // chains) stalled on rtilt at 100 nodes 0.8 % above LKH-3 even after

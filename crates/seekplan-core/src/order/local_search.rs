@@ -3,10 +3,12 @@
 //! whenever that shortens the total. Insertion points are drawn from each
 //! request's nearest neighbours, so a pass costs O(n·k) rather than O(n²),
 //! and after the first pass only requests next to a change are looked at again.
-//! On nearly symmetric costs the search also runs Lin–Kernighan flip chains.
+//! On nearly symmetric costs the search also runs chains of Or-3opt swaps
+//! ([`super::or_chain`]) and Lin–Kernighan flip chains.
 
 use super::dense::Dense;
 use super::lk::lin_kernighan;
+use super::or_chain::or_chains;
 use super::tour::Tour;
 use crate::model::Pos;
 
@@ -314,15 +316,15 @@ pub(crate) fn or_3opt(
     gain
 }
 
-/// Or-opt, Or-3opt and, on a tour that tracks reversals, Lin–Kernighan in turn
-/// until none improves the tour; returns the gain. With `focus` (a kick's
-/// endpoints), each starts only there.
+/// Or-opt, Or-3opt and, on a tour that tracks reversals, Or-3opt chains and
+/// Lin–Kernighan in turn until none improves the tour; returns the gain.
+/// With `focus` (a kick's endpoints), each starts only there.
 fn alternate(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usize]>) -> f64 {
     let mut gain = or_opt(d, near, tour, focus);
     loop {
         let mut more = or_3opt(d, near, tour, focus);
         if tour.sums.is_some() {
-            more += lin_kernighan(d, near, tour, focus);
+            more += or_chains(d, near, tour, focus) + lin_kernighan(d, near, tour, focus);
         }
         if more <= EPS {
             return gain + more;
@@ -337,8 +339,8 @@ pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usi
     alternate(d, near, tour, Some(focus))
 }
 
-/// Or-opt and Or-3opt (and Lin–Kernighan when `reversals`) in turn until none
-/// improves `order`; returns the gain.
+/// Or-opt and Or-3opt (and Or-3opt chains and Lin–Kernighan when
+/// `reversals`) in turn until none improves `order`; returns the gain.
 pub(crate) fn descend(
     d: &Dense,
     near: &Neighbours,
