@@ -142,7 +142,7 @@ def order_cmd(
         typer.Option(help="Kicks of best's local search (default: 2 per request, at most 100,000)"),
     ] = None,
     time_limit: Annotated[
-        float | None, typer.Option(help="Stop best's local search after SECONDS")
+        float | None, typer.Option(help="Stop improving best's order SECONDS after it started")
     ] = None,
     summary_csv: Annotated[
         Path | None, typer.Option("--summary", help="Write totals, bound and gap as CSV")

@@ -74,6 +74,8 @@ impl Orderer for Best {
 /// search (OPT, or BNB finishing) proved no locate order cheaper.
 fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
     let n = problem.len();
+    // One time limit for every improving phase together.
+    let deadline = options.deadline();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
     let mut proven = n <= opt::OPT_LIMIT;
@@ -100,7 +102,8 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
             // tour and from the cheapest constructive seed, so it is never
             // worse than either (PATCH is its root's first incumbent).
             let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
-            let (order, optimal) = bnb::plan_with(&d, incumbent.map(Vec::as_slice), options);
+            let (order, optimal) =
+                bnb::plan_with(&d, incumbent.map(Vec::as_slice), &options.until(deadline));
             proven = optimal;
             seeds.push(order);
         } else if n <= SPARSE_PATCH_LIMIT || problem.is_matrix() {
@@ -130,7 +133,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
                 &d,
                 &near,
                 &mut kicked,
-                options,
+                &options.until(deadline),
                 problem.is_matrix(),
                 reversals,
             );
@@ -139,9 +142,9 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool)> {
                 // seed: restarts elsewhere and the merge of their tours
                 // reach further (see `trials`).
                 let kicks = ils::kicks(n, true, options);
-                let mut tours = trials::trials(&d, &near, &kicked, kicks, options);
+                let mut tours = trials::trials(&d, &near, &kicked, kicks, &options.until(deadline));
                 tours.push(kicked.clone());
-                candidates.extend(merge::merge(&d, &tours).map(|o| (o, Moves::Locate)));
+                candidates.extend(merge::merge(&d, &tours, deadline).map(|o| (o, Moves::Locate)));
                 candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
             }
             candidates.push((kicked, Moves::Locate));

@@ -7,16 +7,22 @@
 
 use super::dense::Dense;
 use crate::atsp::{branch_and_bound, Budget};
+use std::time::Instant;
 
 /// Matrix entries the search may read (each relaxation re-optimised reads
 /// rows of n + 1): a budget, so merging stays a fraction of the trials'
 /// cost even where the union admits many tours.
 const SCANS: f64 = 2e8;
 
-/// The cheapest tour found (the exact one when the search finishes) using
-/// only edges of `tours` (orders of the same requests), never worse than
-/// the cheapest of them; `None` without tours.
-pub(crate) fn merge(d: &Dense, tours: &[Vec<usize>]) -> Option<Vec<usize>> {
+/// The cheapest tour found (the exact one when the search finishes, which
+/// `deadline` may cut short) using only edges of `tours` (orders of the
+/// same requests), never worse than the cheapest of them; `None` without
+/// tours.
+pub(crate) fn merge(
+    d: &Dense,
+    tours: &[Vec<usize>],
+    deadline: Option<Instant>,
+) -> Option<Vec<usize>> {
     let best = tours
         .iter()
         .min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)))?;
@@ -34,7 +40,7 @@ pub(crate) fn merge(d: &Dense, tours: &[Vec<usize>]) -> Option<Vec<usize>> {
     let budget = Budget {
         scans: SCANS,
         patience: SCANS,
-        deadline: None,
+        deadline,
     };
     let found = branch_and_bound(m, &cost, Some(&d.successors(best)), budget);
     Some(d.path(&found.succ))
@@ -98,7 +104,7 @@ mod tests {
                     o
                 })
                 .collect();
-            let merged = merge(&d, &tours).unwrap();
+            let merged = merge(&d, &tours, None).unwrap();
             let mut seen = merged.clone();
             seen.sort_unstable();
             prop_assert_eq!(seen, (0..d.len()).collect::<Vec<_>>());

@@ -1,6 +1,6 @@
 //! What a caller may tune about an ordering run, beyond the algorithm.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Seed of the randomised improvement when the caller gives none: fixed, so
 /// the same input gives the same order.
@@ -15,8 +15,10 @@ pub struct Options {
     /// the batch (2 per request on drive models, 10 per node on explicit
     /// matrices, capped; see `ils::default_iterations`).
     pub iterations: Option<usize>,
-    /// Stop improving after this much wall time (then the result depends
-    /// on the machine's speed: the only non-deterministic option).
+    /// Stop improving after this much wall time, counted from the start of
+    /// the run over all of `best`'s improving phases together (then the
+    /// result depends on the machine's speed: the only non-deterministic
+    /// option).
     pub time_limit: Option<Duration>,
     /// Compute the schedule's lower bound and gap (an assignment problem
     /// on every pair of requests). Off by default: simulations re-order
@@ -31,6 +33,22 @@ impl Default for Options {
             iterations: None,
             time_limit: None,
             bound: false,
+        }
+    }
+}
+
+impl Options {
+    /// When a run started now must stop improving, if it has a time limit.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.time_limit.map(|t| Instant::now() + t)
+    }
+
+    /// These options with the time left before `deadline` as the limit
+    /// (zero once it has passed), for one phase of a run.
+    pub fn until(&self, deadline: Option<Instant>) -> Options {
+        Options {
+            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            ..self.clone()
         }
     }
 }

@@ -56,7 +56,7 @@ pub(crate) fn trials(
     kicks: usize,
     options: &Options,
 ) -> Vec<Vec<usize>> {
-    let started = Instant::now();
+    let deadline = options.deadline();
     let n = d.len().max(1);
     let per_trial = (kicks / PERTURBED_SHARE + kicks / POLISH_SHARE).max(1);
     let count = TRIALS.min(WORK / (per_trial * n));
@@ -67,11 +67,9 @@ pub(crate) fn trials(
         if since >= PATIENCE {
             break;
         }
-        let time_limit = match options.time_limit {
-            Some(limit) if started.elapsed() >= limit => break,
-            Some(limit) => Some(limit - started.elapsed()),
-            None => None,
-        };
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         let mut rng = ChaCha8Rng::seed_from_u64(seeds.gen());
         let Some(perturbed) = d.perturbed(NOISE, &mut rng) else {
             break;
@@ -85,8 +83,7 @@ pub(crate) fn trials(
             let budget = Options {
                 seed: rng.gen(),
                 iterations: Some(kicks / share),
-                time_limit,
-                ..options.clone()
+                ..options.until(deadline)
             };
             ils::iterated(costs, near, &mut order, &budget, true, true);
         }
