@@ -348,6 +348,34 @@ mod tests {
             prop_assert!((recomputed - s.cost).abs() < 1e-9);
             prop_assert!((s.bound - s.cost).abs() < 1e-9);
         }
+
+        #[test]
+        fn forbidden_edges_still_give_one_finite_tour(
+            m in 3usize..80,
+            perm_keys in proptest::collection::vec(any::<u32>(), 80),
+            extra in proptest::collection::vec((0usize..80, 0usize..80, 1u32..100), 0..160),
+            weights in proptest::collection::vec(1u32..100, 80),
+        ) {
+            // Only one hidden tour's edges and a few others are finite: a
+            // budget-limited search must still return one tour, and a
+            // finite one (it found a tour of finite edges: patching once
+            // left the subtours of a forbidden exchange apart).
+            let mut hidden: Vec<usize> = (0..m).collect();
+            hidden.sort_by_key(|&v| (perm_keys[v], v));
+            let mut cost = vec![f64::INFINITY; m * m];
+            for k in 0..m {
+                cost[hidden[k] * m + hidden[(k + 1) % m]] = f64::from(weights[k]);
+            }
+            for &(i, j, w) in &extra {
+                if i < m && j < m && i != j {
+                    cost[i * m + j] = f64::from(w);
+                }
+            }
+            let budget = Budget { scans: 1e6, patience: 1e6, deadline: None };
+            let s = branch_and_bound(m, &cost, None, budget);
+            prop_assert_eq!(cycles(&s.succ).len(), 1);
+            prop_assert!(s.cost.is_finite(), "cost {}", s.cost);
+        }
     }
 
     #[test]

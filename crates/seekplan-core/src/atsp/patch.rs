@@ -27,7 +27,9 @@ pub fn cycles(succ: &[usize]) -> Vec<Vec<usize>> {
 /// taken largest first (ties: lowest node) and each is merged into the tour
 /// so far by exchanging the successors of one node `a` of the tour and one
 /// node `b` of the cycle, choosing the pair that adds the least cost
-/// `c(a, succ[b]) + c(b, succ[a]) − c(a, succ[a]) − c(b, succ[b])`.
+/// `c(a, succ[b]) + c(b, succ[a]) − c(a, succ[a]) − c(b, succ[b])`. Where
+/// every exchange costs an infinite (forbidden) edge, the cycle is still
+/// merged, at its first nodes: the result is always one tour.
 pub fn patch(succ: &mut [usize], cost: impl Fn(usize, usize) -> f64) {
     let mut all = cycles(succ);
     all.sort_by(|x, y| y.len().cmp(&x.len()).then(x[0].cmp(&y[0])));
@@ -36,7 +38,7 @@ pub fn patch(succ: &mut [usize], cost: impl Fn(usize, usize) -> f64) {
         return;
     };
     for cycle in iter {
-        let mut best = (f64::INFINITY, 0, 0);
+        let mut best = (f64::INFINITY, tour[0], cycle[0]);
         for &a in &tour {
             let (sa, ca) = (succ[a], cost(a, succ[a]));
             for &b in &cycle {
@@ -66,5 +68,20 @@ mod tests {
         let c = cycles(&succ);
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].len(), 6);
+    }
+
+    #[test]
+    fn cycles_are_merged_even_when_every_exchange_is_forbidden() {
+        // Two cycles, (0 1) and (2 3), with no finite edge between them.
+        let mut succ = vec![1, 0, 3, 2];
+        let cost = |a: usize, b: usize| {
+            if (a < 2) == (b < 2) {
+                1.0
+            } else {
+                f64::INFINITY
+            }
+        };
+        patch(&mut succ, cost);
+        assert_eq!(cycles(&succ).len(), 1);
     }
 }

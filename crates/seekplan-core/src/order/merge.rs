@@ -28,8 +28,7 @@ pub(crate) fn merge(
         .min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)))?;
     let m = d.len() + 1;
     // Edges outside the union cost more than the best tour, so no tour
-    // that takes one can win (infinite costs would break the root
-    // assignment's column reduction).
+    // that takes one can win.
     let mut cost = vec![d.tour(best) + 1.0; m * m];
     for order in tours {
         let succ = d.successors(order);
