@@ -154,3 +154,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_zero_block_size_with_measured_track_starts_is_a_field_error() {
+    // Found by the fuzzing above: the nominal capacity was computed (a
+    // division by the block size) before the spec was checked.
+    let mut spec = params(common::DEVICES, "dlt4000");
+    spec["block_bytes"] = json!(0);
+    let spec = serde_json::from_value(spec).unwrap();
+    match SerpentineModel::for_tape(spec, Some(vec![0, 1_000]), None) {
+        Err(Error::Invalid { field, .. }) => assert_eq!(field, "block_bytes"),
+        other => panic!("expected a block_bytes error, got {other:?}"),
+    }
+}
