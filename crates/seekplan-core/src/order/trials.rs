@@ -26,8 +26,8 @@ use std::time::Instant;
 /// from patched assignments (2026-11-25).
 const TRIALS: usize = 9;
 /// The trials' kicks times nodes stay under this: 9 trials up to ~330
-/// nodes, 4 at 500, 1 at 1,000 (on rtilt at 1,000 nodes the main search
-/// alone takes 20 s).
+/// nodes, 4 at 500, 1 at 1,000 and so none ([`MIN_TRIALS`]; on rtilt at
+/// 1,000 nodes the main search alone takes 20 s).
 const WORK: usize = 6_000_000;
 /// Fewer trials than this do not run: the single one that fits at 1,000
 /// nodes cost 40–70 % more CPU on rtilt, stilt and crane and moved no tour
