@@ -34,26 +34,10 @@ pub(crate) fn lin_kernighan(
     if tour.sums.is_none() {
         tour.track_reversals(d);
     }
-    let mut gain = 0.0;
-    let mut moved = focus.is_none();
-    for &w in focus.unwrap_or(&[]) {
-        tour.enqueue(w);
-    }
-    let mut touched = Vec::new();
-    while let Some(t1) = tour.next(&mut moved, 0) {
-        for forward in [true, false] {
-            touched.clear();
-            let g = chain(d, near, tour, t1, forward, &mut touched);
-            if g > EPS {
-                gain += g;
-                moved = focus.is_none();
-                for &w in &touched {
-                    tour.enqueue(w);
-                }
-            }
-        }
-    }
-    gain
+    // Forwards, then backwards from the same t₁.
+    tour.improve_by_chains(focus, |tour, t1, touched| {
+        chain(d, near, tour, t1, true, touched) + chain(d, near, tour, t1, false, touched)
+    })
 }
 
 /// One flip of a chain: positions i..=j reversed, with the exact gain so far.

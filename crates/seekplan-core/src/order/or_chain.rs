@@ -32,24 +32,7 @@ pub(crate) fn or_chains(
     if tour.len() < 4 {
         return 0.0;
     }
-    let mut gain = 0.0;
-    let mut moved = focus.is_none();
-    for &w in focus.unwrap_or(&[]) {
-        tour.enqueue(w);
-    }
-    let mut touched = Vec::new();
-    while let Some(a) = tour.next(&mut moved, 0) {
-        touched.clear();
-        let g = chain(d, near, tour, a, &mut touched);
-        if g > EPS {
-            gain += g;
-            moved = focus.is_none();
-            for &w in &touched {
-                tour.enqueue(w);
-            }
-        }
-    }
-    gain
+    tour.improve_by_chains(focus, |tour, a, touched| chain(d, near, tour, a, touched))
 }
 
 /// One swap of a chain: positions `start..end` rotated left by `by`, the

@@ -125,6 +125,37 @@ impl Tour {
         }
     }
 
+    /// Runs `chain` from queued nodes until none gains: from each node of
+    /// `focus` and then from the nodes next to each change, or, without
+    /// `focus`, from every node in rounds until one moves nothing. `chain`
+    /// applies its best chain from a node when that gains (else returns 0),
+    /// returns the gain and pushes the nodes whose edges changed. Returns
+    /// the total gain.
+    pub(super) fn improve_by_chains(
+        &mut self,
+        focus: Option<&[usize]>,
+        mut chain: impl FnMut(&mut Tour, usize, &mut Vec<usize>) -> f64,
+    ) -> f64 {
+        let mut gain = 0.0;
+        let mut moved = focus.is_none();
+        for &w in focus.unwrap_or(&[]) {
+            self.enqueue(w);
+        }
+        let mut touched = Vec::new();
+        while let Some(a) = self.next(&mut moved, 0) {
+            touched.clear();
+            let g = chain(self, a, &mut touched);
+            if g > 0.0 {
+                gain += g;
+                moved = focus.is_none();
+                for &w in &touched {
+                    self.enqueue(w);
+                }
+            }
+        }
+        gain
+    }
+
     /// The next queued node; when none is left and `moved` says the last
     /// round moved something, a new round queues every node from position
     /// `from` on (1: requests only, 0: the depot too) and clears `moved`.
