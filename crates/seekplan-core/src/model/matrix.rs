@@ -166,6 +166,7 @@ impl<'a> CostMatrix<'a> {
     }
 
     /// Cost from node `i` to node `j`.
+    #[inline(always)]
     pub fn get(&self, i: usize, j: usize) -> f64 {
         let k = i * self.n + j;
         match &self.entries {

@@ -158,6 +158,7 @@ impl<'a> Problem<'a> {
     }
 
     /// Seconds to position from `head` to the start of request `j`.
+    #[inline(always)]
     pub fn locate(&self, head: Head, j: usize) -> f64 {
         match &self.source {
             Source::Tape {
