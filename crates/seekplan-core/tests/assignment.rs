@@ -7,9 +7,10 @@ mod common;
 
 use proptest::prelude::*;
 use seekplan_core::atsp::assignment;
-use seekplan_core::model::{Block, CostMatrix};
+use seekplan_core::model::{Block, CostMatrix, CostModel, Extent};
 use seekplan_core::order::{
-    run_with, Algorithm, Head, Options, Problem, BNB_LIMIT, BOUND_LIMIT, OPT_LIMIT,
+    positioning_matrix, run_with, Algorithm, Head, Options, Problem, BNB_LIMIT, BOUND_LIMIT,
+    OPT_LIMIT,
 };
 
 fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
@@ -175,22 +176,17 @@ fn the_bound_holds_for_every_algorithm_on_a_tape() {
     }
 }
 
-/// The assignment bound of the locate costs alone (diagonal excluded) plus
-/// the reads: what a user computes from `positioning_matrix`.
-fn locate_only_bound(problem: &Problem) -> f64 {
-    let n = problem.len();
-    let m = n + 1;
-    let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
-    let mut cost = vec![f64::INFINITY; m * m];
+/// The assignment bound users compute: `positioning_matrix` (locates only,
+/// the start/end as the last node) with its diagonal forbidden, plus the
+/// reads of `requests`.
+fn locate_only_bound(model: &dyn CostModel, requests: &[Extent]) -> f64 {
+    let rows = positioning_matrix(model, requests.to_vec(), Block(0), None).unwrap();
+    let m = rows.len();
+    let mut cost: Vec<f64> = rows.into_iter().flatten().collect();
     for i in 0..m {
-        for j in (0..n).filter(|&j| j != i) {
-            cost[i * m + j] = problem.locate(head(i), j);
-        }
-        if i != n {
-            cost[i * m + n] = problem.finish(head(i));
-        }
+        cost[i * m + i] = f64::INFINITY;
     }
-    let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
+    let reads: f64 = requests.iter().map(|&r| model.read(r).seconds).sum();
     assignment(m, &cost).total + reads
 }
 
@@ -201,10 +197,10 @@ fn where_locating_wins_the_bound_is_the_locate_only_assignment() {
     // and the bound is that relaxation, not a pairwise cheaper-move mix.
     let model = common::drive("mlr1");
     let reqs = common::uniform(&model, 600, 5);
-    let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
+    let problem = Problem::tape(&model, reqs.clone(), Block(0), None).unwrap();
     let best = run_with(&problem, Algorithm::Best, &with_bound()).unwrap();
     let bound = best.lower_bound_s.unwrap();
-    assert!((bound - locate_only_bound(&problem)).abs() < 1e-6 * bound);
+    assert!((bound - locate_only_bound(&model, &reqs)).abs() < 1e-6 * bound);
     assert!(best.gap.unwrap() < 0.01, "gap {:?}", best.gap);
 }
 
@@ -218,9 +214,9 @@ fn where_reading_through_wins_the_bound_still_holds_for_read() {
     for r in &mut reqs {
         r.start = Block(r.start.0 / 100);
     }
-    let problem = Problem::tape(&model, reqs, Block(0), None).unwrap();
+    let problem = Problem::tape(&model, reqs.clone(), Block(0), None).unwrap();
     let read = run_with(&problem, Algorithm::Read, &with_bound()).unwrap();
-    assert!(read.total_s < locate_only_bound(&problem));
+    assert!(read.total_s < locate_only_bound(&model, &reqs));
     let bound = read.lower_bound_s.unwrap();
     assert!(
         bound <= read.total_s + 1e-9,
