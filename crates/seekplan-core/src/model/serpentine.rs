@@ -218,10 +218,11 @@ impl SerpentineModel {
         track_starts: Option<Vec<u64>>,
         capacity: Option<u64>,
     ) -> Result<Self> {
-        // Checked first: the nominal capacity divides by the block size.
-        spec.validate()?;
         match track_starts {
             Some(track_starts) => {
+                // As in `nominal`: checked before the nominal capacity
+                // divides by the block size.
+                spec.validate()?;
                 let capacity = capacity.unwrap_or_else(|| spec.capacity_blocks());
                 let layout = TapeLayout {
                     track_starts,
