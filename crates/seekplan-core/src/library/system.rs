@@ -35,11 +35,12 @@ enum Phase {
     /// Just finished a read; chooses the next one in [`TapeSystem::resume`],
     /// once the requester has refilled the queue.
     Choosing,
-    Rewinding,
+    /// Rewinding, then unloading: one event at the end of both (nothing
+    /// between them can change what the drive does).
     Unloading,
     WaitArm,
     Robot,
-    Loading,
+    /// Loading, then threading: one event at the end of both.
     Threading,
 }
 
@@ -262,9 +263,6 @@ impl<'a> TapeSystem<'a> {
                     staging_s: cal.now() - stop.enqueued,
                 }));
             }
-            Phase::Rewinding => {
-                self.step(d, Phase::Unloading, self.spec.hardware.drive.unload_s, cal);
-            }
             Phase::Unloading => {
                 let drive = &mut self.drives[d];
                 let tape = drive.mounted.take().expect("unloading a mounted tape");
@@ -275,9 +273,6 @@ impl<'a> TapeSystem<'a> {
                 });
                 drive.returning = Some(tape);
                 self.request_arm(d, cal);
-            }
-            Phase::Loading => {
-                self.step(d, Phase::Threading, self.spec.hardware.drive.thread_s, cal);
             }
             Phase::Threading => {
                 let drive = &mut self.drives[d];
@@ -328,7 +323,8 @@ impl<'a> TapeSystem<'a> {
         if let Some(next) = self.robot.done(cal.now()) {
             self.start_arm(next, cal);
         }
-        self.step(d, Phase::Loading, self.spec.hardware.drive.load_s, cal);
+        let drive = &self.spec.hardware.drive;
+        self.two_steps(d, Phase::Threading, drive.load_s, drive.thread_s, cal);
     }
 
     /// Lets the drive that finished a read choose its next step; call it
@@ -399,7 +395,8 @@ impl<'a> TapeSystem<'a> {
         self.relevance.remove(next);
         self.drives[d].target = Some(next);
         if self.drives[d].mounted.is_some() {
-            self.step(d, Phase::Rewinding, self.spec.hardware.drive.rewind_s, cal);
+            let drive = &self.spec.hardware.drive;
+            self.two_steps(d, Phase::Unloading, drive.rewind_s, drive.unload_s, cal);
         } else {
             self.request_arm(d, cal);
         }
@@ -521,6 +518,21 @@ impl<'a> TapeSystem<'a> {
     fn step(&mut self, d: usize, phase: Phase, secs: f64, cal: &mut SlotCalendar) {
         self.set_phase(d, phase, cal.now());
         cal.schedule(d, secs);
+    }
+
+    /// Two steps of `first` then `second` seconds with nothing to decide
+    /// between them, as one event: at the time the two would have ended
+    /// (the same sum, so the same bits).
+    fn two_steps(
+        &mut self,
+        d: usize,
+        phase: Phase,
+        first: f64,
+        second: f64,
+        cal: &mut SlotCalendar,
+    ) {
+        self.set_phase(d, phase, cal.now());
+        cal.schedule_at(d, (cal.now() + first) + second);
     }
 
     fn set_phase(&mut self, d: usize, phase: Phase, now: Time) {
