@@ -142,7 +142,11 @@ impl<'a> Clusters<'a> {
         if self.active.is_empty() {
             return None;
         }
-        self.turn %= self.active.len();
+        // A take moves the turn one on or removes the tape at it, so the
+        // turn is at most one past the end: wrap without a division.
+        if self.turn >= self.active.len() {
+            self.turn = 0;
+        }
         let t = self.active[self.turn];
         let pending = &mut self.tapes[t as usize];
         let request = match self.campaign {
