@@ -2,7 +2,9 @@
 //! event per slot at a time (a drive's current step, the next sample). An
 //! event is its slot's number, and a tournament tree over the slots names
 //! the next one: scheduling or firing an event replays the matches on its
-//! slot's path (log2 of the slots), with no boxed or tagged entries. Events
+//! slot's path (log2 of the slots), with no boxed or tagged entries; firing
+//! defers its replay, so that a handler scheduling the same slot again
+//! replays the path once. Events
 //! fire in the order [`super::Calendar`] gives them: by time, then in the
 //! order they were scheduled.
 
@@ -24,6 +26,10 @@ pub struct SlotCalendar {
     /// under node `n` (1 is the root; node `n`'s children are `2n` and
     /// `2n + 1`, and node `keys.len() + s` is slot `s`).
     winner: Vec<u32>,
+    /// A slot whose event was popped and whose path is not replayed yet:
+    /// the handler of an event usually schedules the same slot again, and
+    /// then one replay serves both.
+    stale: Option<usize>,
 }
 
 /// `t` as an integer in the order of [`f64::total_cmp`].
@@ -62,6 +68,14 @@ impl SlotCalendar {
             seq: 0,
             keys: vec![EMPTY; leaves],
             winner,
+            stale: None,
+        }
+    }
+
+    /// Replays the path of the slot popped last, unless that was done.
+    fn settle(&mut self) {
+        if let Some(slot) = self.stale.take() {
+            self.replay(slot, EMPTY);
         }
     }
 
@@ -120,6 +134,11 @@ impl SlotCalendar {
 
     fn push(&mut self, slot: usize, time: Time) {
         assert!(self.keys[slot] == EMPTY, "slot {slot} already has an event");
+        if self.stale == Some(slot) {
+            self.stale = None;
+        } else {
+            self.settle();
+        }
         let key = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
         self.keys[slot] = key;
         self.seq += 1;
@@ -127,7 +146,8 @@ impl SlotCalendar {
     }
 
     /// The next event: its time and slot, if any is pending.
-    pub fn peek(&self) -> Option<(Time, usize)> {
+    pub fn peek(&mut self) -> Option<(Time, usize)> {
+        self.settle();
         let slot = match self.winner.get(1) {
             Some(&w) => w as usize,
             None => 0,
@@ -141,7 +161,7 @@ impl SlotCalendar {
     pub fn pop(&mut self) -> Option<(Time, usize)> {
         let (time, slot) = self.peek()?;
         self.keys[slot] = EMPTY;
-        self.replay(slot, EMPTY);
+        self.stale = Some(slot);
         self.now = time;
         Some((time, slot))
     }
