@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from seekplan.config import MAX_QUOTED_CHARS, load_yaml, quote
-from seekplan.errors import SeekplanError
+from seekplan.config import load_yaml
+from seekplan.errors import MAX_QUOTED_CHARS, SeekplanError, quote
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)

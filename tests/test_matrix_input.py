@@ -75,6 +75,10 @@ def test_bad_npy_files_exit_2_naming_the_problem(cli, tmp_path):
     (tmp_path / "junk.npy").write_bytes(b"not numpy at all")
     r = cli("order", "--matrix", tmp_path / "junk.npy")
     assert r.exit_code == 2 and "junk.npy" in r.output
+    # An empty file: numpy raises EOFError, which click turned into "Aborted!", exit 1.
+    (tmp_path / "empty.npy").write_bytes(b"")
+    r = cli("order", "--matrix", tmp_path / "empty.npy")
+    assert r.exit_code == 2 and "empty.npy: not a numeric .npy matrix" in r.output
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import seekplan
+from seekplan.io import read_requests
 from seekplan.ordering import ALGORITHMS
 
 
@@ -73,6 +74,8 @@ def test_matrix_mode_returns_the_node_sequence(cli, tmp_path):
         ("id,block,size\n1,99999999999,32768\n", "past the end"),
         ("id,block,size\n1,5,10\n1,6,10\n", "duplicate id"),
         ("id,block,size\n1,-5,10\n", "negative"),
+        # A 5,000-digit "number" is named, not echoed whole.
+        ("id,block,size\n1," + "9" * 5000 + ",10\n", "(5,002 characters) is not an integer"),
     ],
 )
 def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle):
@@ -81,6 +84,45 @@ def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle
     r = cli("order", p, "--json")
     assert r.exit_code == 2
     assert needle in r.output
+    assert len(r.output) < 1_000
+
+
+@pytest.mark.parametrize(
+    ("starts", "needle"),
+    [
+        ("[-5, 10]", "track_starts[0]: -5 is not a block number"),
+        (f"[0, {2**70}]", "track_starts[1]: 1180591620717411303424 is not a block number"),
+        ("[true, false]", "track_starts[0]: True is not a block number"),
+    ],
+)
+def test_track_starts_out_of_range_exit_2(cli, requests_csv, tmp_path, starts, needle):
+    """Negative or past-64-bit starts reached the core and raised an
+    OverflowError traceback; booleans passed as 1 and 0."""
+    p = tmp_path / "ts.json"
+    p.write_text(f'{{"track_starts": {starts}}}')
+    for option in ("order", "truth"):
+        if option == "order":
+            r = cli("order", requests_csv, "--track-starts", p)
+        else:
+            log = tmp_path / "log.csv"
+            log.write_text("block,seconds\n0,0\n1,1\n")
+            r = cli("fit", "track-starts", log, "--truth", p)
+        assert r.exit_code == 2, r.output
+        assert needle in r.output
+
+
+@pytest.mark.parametrize("algo", ["best", "bnb"])
+def test_a_time_limit_past_the_clock_is_no_limit(requests_csv, algo):
+    """1e19 s fits a Duration but not the monotonic clock: adding it to now
+    panicked in the core."""
+    from seekplan.ordering import order
+
+    assert order(read_requests(requests_csv), algo=algo, time_limit=1e19).n == 40
+
+
+def test_an_infinite_time_limit_is_named_briefly(cli, requests_csv):
+    r = cli("order", requests_csv, "--time-limit", "1e300")
+    assert r.exit_code == 2 and "time_limit: 1e300 seconds" in r.output
 
 
 @pytest.mark.parametrize(

@@ -93,6 +93,11 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
         ('[{"af": {"size": "1"}, "df": {}}]', "item 1: expected objects"),
         ("[1]", "item 1: expected an object"),
         ("[]", "no files"),
+        # Past the recursion limit, or an integer past Python's digit limit:
+        # tracebacks (RecursionError, ValueError) before.
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('[{"af": {"size": ' + "9" * 5000 + "}}]", "not valid JSON"),
+        ('{"af": {}}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2: nested too deeply"),
         ('{"af": {}}\n{oops}\n', "line 2: not JSON"),
         (
             '[{"af": {"size": "1"}, "df": {}, "tf": {"vid": "A", "fSeq": "1", "blockId": "1"}},'
@@ -138,6 +143,8 @@ def test_dcache_csv_and_json_tape_info_agree_and_make_a_campaign():
         ("tapefiles.txt", "/a,10,T1\n/b,0,T1\n", "line 2: size must be positive"),
         ("tapefiles.txt", "/a,10,T1\n/a,10,T1\n", "line 2: file '/a' listed twice"),
         ("tapefiles.json", '{"/a": {"size": true, "tapeid": "T"}}', "entry '/a': size True"),
+        ("tapes.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("tapefiles.txt", "/a," + "1" * 5000 + ",T1\n", r"\(5,002 characters\) is out of range"),
     ],
 )
 def test_bad_dcache_files_name_the_line(tmp_path, name, text, words):

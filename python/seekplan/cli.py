@@ -15,8 +15,16 @@ from rich.console import Console
 from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots, make_drive
-from seekplan.errors import Interrupted, SeekplanError
-from seekplan.io import output_dir, output_file, read_matrix, read_text, to_json, write_order
+from seekplan.errors import Interrupted, SeekplanError, quote
+from seekplan.io import (
+    MAX_INT,
+    output_dir,
+    output_file,
+    read_matrix,
+    read_text,
+    to_json,
+    write_order,
+)
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
@@ -89,8 +97,14 @@ def _track_starts(path: Path | None) -> list[int] | None:
         starts = data["track_starts"]
     except (ValueError, KeyError, TypeError, RecursionError) as e:
         raise SeekplanError(f"{path}: expected JSON with a 'track_starts' list ({e})") from e
-    if not isinstance(starts, list) or not all(isinstance(b, int) for b in starts):
+    if not isinstance(starts, list):
         raise SeekplanError(f"{path}: 'track_starts' must be a list of block numbers")
+    for i, block in enumerate(starts):
+        if isinstance(block, bool) or not isinstance(block, int) or not 0 <= block <= MAX_INT:
+            raise SeekplanError(
+                f"{path}: track_starts[{i}]: {quote(block)} is not a block number "
+                f"between 0 and {MAX_INT}"
+            )
     return starts
 
 

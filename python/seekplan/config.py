@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.io import read_text
 
 M = TypeVar("M", bound=BaseModel)
@@ -22,16 +22,6 @@ M = TypeVar("M", bound=BaseModel)
 # values once aliases are expanded, the file is refused before anything
 # walks, prints or serialises it.
 MAX_CONFIG_VALUES = 100_000
-# Longest rendering of a bad value quoted back in an error message.
-MAX_QUOTED_CHARS = 200
-
-
-def quote(value: Any) -> str:
-    """``repr(value)``, cut to :data:`MAX_QUOTED_CHARS` so an error stays readable."""
-    text = repr(value)
-    if len(text) <= MAX_QUOTED_CHARS:
-        return text
-    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
 
 
 def explain(err: ValidationError, origin: str) -> SeekplanError:

@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 
 
 class Request(NamedTuple):
@@ -64,13 +64,13 @@ def _int_field(value: str, name: str, where: str, minimum: int) -> int:
     try:
         number = int(value.strip())
     except ValueError:
-        raise SeekplanError(f"{where}: column {name!r}: {value!r} is not an integer") from None
+        raise SeekplanError(f"{where}: column {name!r}: {quote(value)} is not an integer") from None
     if number < 0:
         raise SeekplanError(f"{where}: column {name!r}: {number} is negative")
     if number < minimum:
         raise SeekplanError(f"{where}: column {name!r}: {number} must be at least {minimum}")
     if number > MAX_INT:
-        raise SeekplanError(f"{where}: column {name!r}: {number} is larger than {MAX_INT}")
+        raise SeekplanError(f"{where}: column {name!r}: {quote(number)} is larger than {MAX_INT}")
     return number
 
 
@@ -170,6 +170,22 @@ def read_text(path: str | Path, what: str = "file") -> str:
     return text
 
 
+def parse_json(text: str, origin: str) -> Any:
+    """``json.loads(text)``; what it raises besides a syntax error (a
+    document nested past the recursion limit, an integer past Python's digit
+    limit) becomes a SeekplanError naming ``origin``. A syntax error
+    (JSONDecodeError) passes through, for callers that name its line or
+    read the text another way."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise SeekplanError(f"{origin}: nested too deeply to be JSON input") from None
+    except ValueError as e:
+        raise SeekplanError(f"{origin}: not valid JSON ({e})") from None
+
+
 def read_requests(path: str | Path) -> list[Request]:
     """Requests from a CSV file (see :func:`parse_requests`)."""
     return parse_requests(read_lines(path), str(path))
@@ -224,7 +240,8 @@ def read_matrix(path: str | Path) -> np.ndarray:
         if p.suffix.lower() == ".npy":
             try:
                 array = np.load(p, mmap_mode="r", allow_pickle=False)
-            except ValueError as e:
+            except (ValueError, EOFError) as e:
+                # EOFError: an empty or cut-short file.
                 raise SeekplanError(f"{p}: not a numeric .npy matrix ({e})") from None
             return as_matrix(array, str(p))
         with p.open("rb") as f:
