@@ -45,6 +45,10 @@ def test_quoted_values_are_cut_short():
     ("command", "text", "field"),
     [
         ("media", "c_requests: 1000000000\n", "c_requests"),
+        # A billion runs grew the sweep's point list past 8 GB; 50,000 rates
+        # of 3 algorithms ran for minutes.
+        ("media", "runs: 1000000000\n", "9000000000 runs, more than 100000"),
+        ("media", "lambdas: [" + ", ".join(["1"] * 50_000) + "]\n", "300000 runs"),
         ("archive", "scheduler: {min_lb_interval_s: 1.0e-9}\n", "scheduler.min_lb_interval_s"),
         ("archive", "scheduler: {max_waiting_time_s: .nan}\n", "scheduler.max_waiting_time_s"),
     ],
@@ -63,3 +67,23 @@ def test_an_overloaded_media_round_reports_instead_of_crashing(cli, tmp_path):
     path.write_text("c_requests: 60\nlambdas: [10]\nruns: 1\nrounds: 50\nalgorithms: [sptf]\n")
     r = cli("simulate", "media", path, "--out", tmp_path / "out")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("command", ["recall", "archive", "media"])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("seed: 2024-01-01\n", "seed: datetime.date(2024, 1, 1) is a YAML date"),
+        ("seed: !!binary AAAA\n", "seed: b'\\x00\\x00\\x00' is a YAML bytes"),
+        ("seed: !!set {a}\n", "seed: {'a'} is a YAML set"),
+        ("2024-01-01: 5\n", "2024-01-01: datetime.date(2024, 1, 1) is a YAML date"),
+    ],
+)
+def test_yaml_values_json_cannot_hold_are_named(cli, tmp_path, command, text, needle):
+    """A date, set or binary value (or key) failed in json.dumps on the way
+    to the core: a TypeError traceback."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "Traceback" not in r.output

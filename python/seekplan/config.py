@@ -58,9 +58,34 @@ def _count_values(data: Any, limit: int) -> int:
     return seen
 
 
+#: What a config value may be: what JSON holds (YAML's dates, sets and
+#: binary are not, and would fail deep inside a check without a field name).
+PLAIN = (dict, list, str, int, float, bool, type(None))
+
+
+def _first_foreign(data: Any) -> tuple[str, Any] | None:
+    """The key path and value of the first value (or key) in ``data`` that
+    is not of :data:`PLAIN` types, if any; keys may be numbers too."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, item = stack.pop()
+        if not isinstance(item, PLAIN):
+            return where or "config", item
+        if isinstance(item, dict):
+            for key, value in item.items():
+                path = f"{where}.{key}" if where else str(key)
+                if not isinstance(key, str | int | float | bool | None):
+                    return path, key
+                stack.append((path, value))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+    return None
+
+
 def load_yaml(path: str | Path) -> Any:
-    """The parsed content of a YAML file; unreadable files, bad YAML and
-    documents that expand past :data:`MAX_CONFIG_VALUES` values are errors."""
+    """The parsed content of a YAML file; unreadable files, bad YAML,
+    documents that expand past :data:`MAX_CONFIG_VALUES` values and values
+    JSON cannot hold (dates, sets, binary) are errors naming the field."""
     p = Path(path)
     text = read_text(p, "config")
     try:
@@ -73,6 +98,13 @@ def load_yaml(path: str | Path) -> Any:
         raise SeekplanError(
             f"{p}: more than {MAX_CONFIG_VALUES:,} values once YAML aliases are expanded; "
             "a config has far fewer (an alias bomb?)"
+        )
+    foreign = _first_foreign(data)
+    if foreign is not None:
+        where, value = foreign
+        raise SeekplanError(
+            f"{p}: {where}: {quote(value)} is a YAML {type(value).__name__}; a config holds "
+            "numbers, text, lists and mappings (quote it to make it text)"
         )
     return data
 
