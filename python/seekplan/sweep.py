@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from seekplan.errors import Interrupted
+from seekplan.errors import Interrupted, SeekplanError
 
 T = TypeVar("T")
 
@@ -62,7 +62,12 @@ def _results(
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
 
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TypeError) as e:
+            # OSError: nothing answers there; ValueError/TypeError: not an address.
+            raise SeekplanError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+        with client:
             futures = client.map(fn, points, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
             try:
@@ -92,6 +97,10 @@ class Executor:
 
     workers: int | None = None
     scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers is not None and self.workers < 1:
+            raise SeekplanError(f"--workers: must be at least 1, got {self.workers}")
 
     def map(
         self, fn: Callable[[Any], T], points: Sequence[Any], label: str, quiet: bool = False
