@@ -392,7 +392,10 @@ def simulate_recall_cmd(
         ),
     ] = None,
     tape_capacity: Annotated[
-        int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)
+        int,
+        typer.Option(
+            help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1, max=MAX_INT
+        ),
     ] = 8_500_000_000_000,
     catalog: Annotated[
         Path | None,
