@@ -726,6 +726,22 @@ def ltfs_copy_cmd(
     console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 
+def _check_listen(host: str, port: int) -> None:
+    """Fails, before anything is built, unless ``host:port`` can be bound (a
+    name that does not resolve, an address not on this machine, a port in
+    use): the server would otherwise log it and exit with its own code."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+    except (OSError, UnicodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise SeekplanError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
 @app.command("serve")
 @friendly
 def serve_cmd(
@@ -779,6 +795,7 @@ def serve_cmd(
             "tokens": None if tokens is None else str(tokens),
         },
     )
+    _check_listen(cfg.host, cfg.port)
     web, _service = build(cfg)
     if cfg.host != LOOPBACK:
         sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
