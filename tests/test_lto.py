@@ -174,6 +174,27 @@ def test_ltfs_plan_names_a_file_without_start_block(cli, tmp_path: Path) -> None
     assert "stray.txt: no ltfs.startblock" in r.output
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "needle"),
+    [
+        # bytes.decode() raised UnicodeDecodeError out of scan: a traceback.
+        ("user.ltfs.startblock", b"\xff\xfe", "user.ltfs.startblock b'\\xff\\xfe' is not UTF-8"),
+        ("user.ltfs.partition", b"\xff", "user.ltfs.partition b'\\xff' is not UTF-8"),
+        ("user.ltfs.startblock", str(2**70).encode(), "1180591620717411303424 is larger"),
+    ],
+)
+def test_ltfs_plan_names_a_hostile_attribute(cli, tmp_path: Path, name, value, needle) -> None:
+    root = tmp_path / "vol"
+    _volume(root, 3, 4)
+    odd = root / "odd.bin"
+    odd.write_bytes(b"x" * 100)
+    os.setxattr(odd, "user.ltfs.startblock", b"7")
+    os.setxattr(odd, name, value)
+    r = cli("ltfs", "plan", root)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output
+
+
 def test_ltfs_copy_resumes_without_recopying_or_losing_a_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
