@@ -125,6 +125,41 @@ def test_an_infinite_time_limit_is_named_briefly(cli, requests_csv):
     assert r.exit_code == 2 and "time_limit: 1e300 seconds" in r.output
 
 
+def _lto_device_file(tmp_path: Path, **over: str) -> Path:
+    """A device file with drive 'x': lto9's figures, some replaced by ``over`` (TOML text)."""
+    from seekplan.catalog import load_catalog
+
+    params = {k: repr(v) for k, v in load_catalog()["lto9"].params.items()} | over
+    p = tmp_path / "devices.toml"
+    p.write_text(
+        '[drives.x]\ntitle = "x"\nmodel = "lto"\n[drives.x.params]\n'
+        + "".join(f"{k} = {v}\n" for k, v in params.items())
+    )
+    return p
+
+
+@pytest.mark.parametrize(
+    ("over", "needle"),
+    [
+        # inf passed gt=0 and the core refused the JSON without a field name.
+        ({"rate_bps": "inf"}, "field 'rate_bps': Input should be a finite number"),
+        # The core's u32: "expected u32 at line 1 column 56", no field name.
+        ({"wraps": str(2**62)}, "field 'wraps': Input should be less than or equal to 4294967295"),
+        # 4e9 wraps: the core allocated 32 GB for their start blocks and aborted.
+        (
+            {"wraps": "4000000000", "bands": "4", "lpos_max": "4000000000",
+             "capacity_bytes": str(2**62), "block_bytes": "1"},
+            "invalid wraps: at most 100000",
+        ),
+    ],
+)  # fmt: skip
+def test_hostile_device_files_name_the_field(cli, requests_csv, tmp_path, over, needle):
+    devices = _lto_device_file(tmp_path, **over)
+    r = cli("order", requests_csv, "--drive", "x", "--devices", devices)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
