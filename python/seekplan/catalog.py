@@ -23,7 +23,6 @@ from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.io import MAX_INT, read_text
 
-
 #: The largest count the core's model parameters hold (u32); byte figures
 #: are bounded by MAX_INT. Past them the core refused the spec without the
 #: field's name ("expected u32 at line 1 column 56").
