@@ -87,10 +87,11 @@ def test_simulate_media_cli_bad_input(cli, tmp_path: Path):
     assert "cannot read" in res.output
 
 
-@pytest.mark.parametrize("workers", ["0", "-3"])
-def test_workers_below_one_exit_2(cli, tmp_path: Path, workers):
+@pytest.mark.parametrize("workers", ["0", "-3", "100000"])
+def test_workers_out_of_range_exit_2(cli, tmp_path: Path, workers):
     """`reproduce --workers 0` was a ValueError traceback from the process
-    pool; `simulate media --workers 0` ran as if it had not been given."""
+    pool; `simulate media --workers 0` ran as if it had not been given;
+    --workers 100000 started a process per queued point."""
     cfg = tmp_path / "study.yaml"
     cfg.write_text("algorithms: [sptf]\nlambdas: [10]\nruns: 1\nrounds: 10\n")
     for args in (
@@ -99,7 +100,7 @@ def test_workers_below_one_exit_2(cli, tmp_path: Path, workers):
     ):
         res = cli(*args, "--workers", workers)
         assert res.exit_code == 2, res.output
-        assert f"--workers: must be at least 1, got {workers}" in res.output
+        assert "--workers: " in res.output and f"got {workers}" in res.output
 
 
 def test_an_unreachable_scheduler_is_named():

@@ -3,6 +3,7 @@ processes by default, a Dask cluster when a scheduler address is given."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -89,6 +90,17 @@ def _results(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: Local processes per core at most: the points are CPU-bound, and the pool
+#: starts a process per queued point up to --workers (a reproduction queues
+#: hundreds: --workers 100000 would start hundreds of ~80 MB interpreters).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most local worker processes a sweep may ask for on this machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class Executor:
     """Where a sweep's points run: ``workers`` local processes (default: one
@@ -99,8 +111,15 @@ class Executor:
     scheduler: str | None = None
 
     def __post_init__(self) -> None:
-        if self.workers is not None and self.workers < 1:
+        if self.workers is None:
+            return
+        if self.workers < 1:
             raise SeekplanError(f"--workers: must be at least 1, got {self.workers}")
+        if self.workers > max_workers():
+            raise SeekplanError(
+                f"--workers: at most {max_workers()} ({WORKERS_PER_CORE} per core here), "
+                f"got {self.workers}"
+            )
 
     def map(
         self, fn: Callable[[Any], T], points: Sequence[Any], label: str, quiet: bool = False
