@@ -252,6 +252,17 @@ def test_a_trace_with_a_byte_order_mark_reads_and_a_twin_column_is_refused(tmp_p
         load_trace(p, 10**6, 10)
 
 
+def test_a_trace_line_without_end_is_refused_before_it_fills_memory(tmp_path):
+    """`--trace /dev/zero` read one endless line: 15 GB in a minute."""
+    from seekplan.io import MAX_LINE_CHARS
+    from seekplan.recall.trace import load_trace
+
+    p = tmp_path / "zeros.csv"
+    p.write_bytes(bytes(MAX_LINE_CHARS + 10))
+    with pytest.raises(SeekplanError, match="zeros.csv line 1: longer than"):
+        load_trace(p, 10**6, 10)
+
+
 def test_a_parquet_timestamp_past_year_9999_is_named(tmp_path):
     """pyarrow raised OverflowError converting it to a datetime: a traceback."""
     import pyarrow as pa

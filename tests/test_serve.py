@@ -286,6 +286,16 @@ def test_hostile_settings_exit_2_before_serving(cli, tmp_path, catalog, setting,
     assert needle in r.output and "Traceback" not in r.output
 
 
+def test_a_catalog_line_without_end_is_refused_before_it_fills_memory(cli, tmp_path):
+    """`--catalog /dev/zero` read one endless line: 19 GB in a minute."""
+    from seekplan.io import MAX_LINE_CHARS
+
+    zeros = tmp_path / "zeros.csv"
+    zeros.write_bytes(bytes(MAX_LINE_CHARS + 10))
+    r = cli("serve", "--catalog", zeros, "--db", tmp_path / "s.db")
+    assert r.exit_code == 2 and "zeros.csv line 1: longer than" in r.output
+
+
 def test_a_port_in_use_exits_2(cli, tmp_path, catalog):
     import socket
 

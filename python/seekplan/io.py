@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
@@ -136,23 +136,28 @@ MAX_LINE_CHARS = 1 << 20
 MAX_TEXT_CHARS = 64 << 20
 
 
+def capped_lines(f: TextIO, origin: str) -> Iterator[str]:
+    """The lines of an open text file, each read at most
+    :data:`MAX_LINE_CHARS` + 1 characters at a time: a longer one is an
+    error naming it, before it fills memory (iterating the file itself
+    reads a line whole, and ``/dev/zero`` has no line break)."""
+    for n, line in enumerate(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise SeekplanError(
+                f"{origin} line {n}: longer than {MAX_LINE_CHARS:,} characters (not a CSV file?)"
+            )
+        yield line
+
+
 def read_lines(path: str | Path) -> list[str]:
     """A text file's lines with their endings (for csv); unreadable, or a
     line longer than :data:`MAX_LINE_CHARS`, is an error naming the line."""
     p = Path(path)
-    lines: list[str] = []
     try:
         with p.open(newline="", encoding="utf-8-sig") as f:
-            for line in iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""):
-                if len(line) > MAX_LINE_CHARS:
-                    raise SeekplanError(
-                        f"{p} line {len(lines) + 1}: longer than {MAX_LINE_CHARS:,} characters "
-                        "(not a CSV file?)"
-                    )
-                lines.append(line)
+            return list(capped_lines(f, str(p)))
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
-    return lines
 
 
 def read_text(path: str | Path, what: str = "file") -> str:

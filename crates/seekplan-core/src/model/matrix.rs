@@ -45,6 +45,11 @@ impl CostMatrix<'static> {
     }
 }
 
+/// Longest line of a CSV matrix: a row of three million entries of twenty
+/// characters, beyond any matrix that fits in memory. Past it the input is
+/// not a matrix (`/dev/zero` grew the unfinished line to 23 GB).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
 /// Parses a CSV cost matrix fed in chunks of any size, so a large file is
 /// never held in memory beside the matrix: one row per line, comma-separated
 /// seconds, no header. Blank lines are skipped and a UTF-8 byte-order mark at
@@ -74,6 +79,16 @@ impl CsvMatrixReader {
             rest = &rest[at + 1..];
         }
         self.partial.extend_from_slice(rest);
+        if self.partial.len() > MAX_LINE_BYTES {
+            return Err(Error::invalid(
+                "matrix",
+                format!(
+                    "line {}: longer than {MAX_LINE_BYTES} bytes without a line break \
+                     (not a CSV matrix?)",
+                    self.lines + 1
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -108,7 +123,10 @@ impl CsvMatrixReader {
         if self.rows == 0 {
             self.n = width;
             let want = width.saturating_mul(width).saturating_sub(self.data.len());
-            self.data.reserve(want);
+            // A reservation the allocator refuses is skipped, and the rows
+            // grow the vector as they come: a 2 MB first row of a million
+            // entries asked for 8 TB, and `reserve` aborted the process.
+            let _ = self.data.try_reserve(want);
         } else if width != self.n {
             return Err(Error::invalid(
                 "matrix",
