@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from seekplan.config import load_yaml
+from seekplan.config import MAX_CONFIG_CHARS, load_yaml
 from seekplan.errors import MAX_QUOTED_CHARS, SeekplanError, quote
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -87,3 +87,19 @@ def test_yaml_values_json_cannot_hold_are_named(cli, tmp_path, command, text, ne
     r = cli("simulate", command, path, "--out", tmp_path / "out")
     assert r.exit_code == 2, r.output
     assert needle in r.output and "Traceback" not in r.output
+
+
+def test_a_config_past_a_mebibyte_is_refused_before_parsing(tmp_path):
+    """PyYAML took a minute and 1.6 GB on a 10 MB list; the 64 MB any text
+    input may have would have taken minutes and ~10 GB."""
+    path = tmp_path / "big.yaml"
+    path.write_text("x:\n" + "- 1\n" * (MAX_CONFIG_CHARS // 4 + 1))
+    with pytest.raises(SeekplanError, match="larger than 1,048,576 characters; not a config"):
+        load_yaml(path)
+
+
+def test_a_device_file_past_a_mebibyte_is_refused_before_parsing(cli, tmp_path):
+    path = tmp_path / "devices.toml"
+    path.write_text("# " + "x" * (1 << 20) + "\n")
+    r = cli("drives", "--devices", path)
+    assert r.exit_code == 2 and "larger than 1,048,576 characters; not a device file" in r.output

@@ -28,6 +28,10 @@ from seekplan.io import MAX_INT, read_text
 #: field's name ("expected u32 at line 1 column 56").
 U32_MAX = 2**32 - 1
 
+#: Longest device file read: tomllib is pure Python (slow and large on tens
+#: of MB); the shipped catalog is about 30 kB.
+MAX_DEVICE_CHARS = 1 << 20
+
 #: Every catalog table: unknown keys are typos, and TOML's inf and nan are no
 #: drive figure (inf passed gt=0 and reached the core as JSON it cannot read,
 #: refused there without the field's name).
@@ -328,7 +332,7 @@ def _load(
         p = Path(path)
         if not p.is_file():
             raise SeekplanError(f"device file {p} does not exist")
-        d, r = _parse_all(read_text(p, "device file"), str(p))
+        d, r = _parse_all(read_text(p, "device file", MAX_DEVICE_CHARS), str(p))
         drives.update(d)
         robots.update(r)
     return drives, robots

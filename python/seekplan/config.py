@@ -22,6 +22,10 @@ M = TypeVar("M", bound=BaseModel)
 # values once aliases are expanded, the file is refused before anything
 # walks, prints or serialises it.
 MAX_CONFIG_VALUES = 100_000
+# Longest config file read: PyYAML (pure Python) took a minute and 1.6 GB
+# on a 10 MB list, so the 64 MB any text input may have would take
+# minutes and ~10 GB. A real config is a few kB; 1 MiB holds that many values.
+MAX_CONFIG_CHARS = 1 << 20
 
 
 def explain(err: ValidationError, origin: str) -> SeekplanError:
@@ -87,7 +91,7 @@ def load_yaml(path: str | Path) -> Any:
     documents that expand past :data:`MAX_CONFIG_VALUES` values and values
     JSON cannot hold (dates, sets, binary) are errors naming the field."""
     p = Path(path)
-    text = read_text(p, "config")
+    text = read_text(p, "config", MAX_CONFIG_CHARS)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:

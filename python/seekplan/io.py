@@ -160,18 +160,18 @@ def read_lines(path: str | Path) -> list[str]:
         raise SeekplanError(f"cannot read {p}: {e}") from e
 
 
-def read_text(path: str | Path, what: str = "file") -> str:
-    """A whole text file of at most :data:`MAX_TEXT_CHARS` characters;
-    unreadable or larger is an error naming the file (OSError and
-    UnicodeDecodeError become SeekplanError)."""
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT_CHARS) -> str:
+    """A whole text file of at most ``limit`` characters; unreadable or
+    larger is an error naming the file (OSError and UnicodeDecodeError
+    become SeekplanError)."""
     p = Path(path)
     try:
         with p.open(encoding="utf-8") as f:
-            text = f.read(MAX_TEXT_CHARS + 1)
+            text = f.read(limit + 1)
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"{p}: cannot read the {what} ({e})") from e
-    if len(text) > MAX_TEXT_CHARS:
-        raise SeekplanError(f"{p}: larger than {MAX_TEXT_CHARS:,} characters; not a {what}")
+    if len(text) > limit:
+        raise SeekplanError(f"{p}: larger than {limit:,} characters; not a {what}")
     return text
 
 
