@@ -245,7 +245,7 @@ def read_journal(path: Path) -> tuple[str | None, dict[str, Entry]]:
             else:
                 entry = Entry(**record)
                 done[entry.path] = entry
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             continue
     return identity, done
 
