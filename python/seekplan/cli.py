@@ -167,10 +167,11 @@ def order_cmd(
     ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    inputs = (requests, matrix, track_starts, eowp, devices)
     if out is not None:
-        output_file(out)
+        output_file(out, inputs=inputs)
     if summary_csv is not None:
-        output_file(summary_csv, "--summary")
+        output_file(summary_csv, "--summary", inputs=(*inputs, out))
     tuning: dict[str, Any] = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
     fseq_s: float | None = None
@@ -604,7 +605,7 @@ def fit_track_starts_cmd(
     if tracks is not None and tracks < 1:
         raise SeekplanError(f"--tracks {tracks}: must be positive")
     if out is not None:
-        output_file(out)
+        output_file(out, inputs=(log, truth))
     known = _track_starts(truth)
     result = find_track_starts(*read_block_log(log), read=read, tracks=tracks, capacity=capacity)
     _warn(result.warnings)

@@ -280,13 +280,31 @@ def _probe(directory: Path, shown: str) -> None:
         raise SeekplanError(f"{shown}: cannot write in {directory}: {e.strerror or e}") from e
 
 
-def output_file(path: str | Path, option: str = "--out") -> Path:
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (through links too), existing or not."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
+
+
+def output_file(
+    path: str | Path, option: str = "--out", inputs: Iterable[str | Path | None] = ()
+) -> Path:
     """Checks, before any work, that ``path`` can be written as a file: not a
-    directory, its directory creatable and writable. Names ``option``."""
+    directory, not one of the command's ``inputs`` (writing the result over
+    the requests it was computed from would lose them; an earlier output
+    counts as an input), its directory
+    creatable and writable. Names ``option``."""
     p = Path(path)
     shown = f"{option} {p}"
     if p.is_dir():
         raise SeekplanError(f"{shown}: is a directory; expected a file name")
+    for given in inputs:
+        if given is not None and _same_file(p, Path(given)):
+            raise SeekplanError(f"{shown}: is also {given}; writing it would overwrite that")
     parent = p.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
