@@ -263,6 +263,27 @@ def test_a_trace_line_without_end_is_refused_before_it_fills_memory(tmp_path):
         load_trace(p, 10**6, 10)
 
 
+def test_a_parquet_trace_declaring_too_many_rows_is_refused(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from seekplan import io
+    from seekplan.recall.trace import load_trace
+
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 1)
+    p = tmp_path / "t.parquet"
+    table = {
+        "time": [0, 1],
+        "path": ["/a", "/b"],
+        "tape": ["T"] * 2,
+        "block": [0, 1],
+        "size": [1] * 2,
+    }
+    pq.write_table(pa.table(table), p)
+    with pytest.raises(SeekplanError, match="declares 2 rows, more than 1"):
+        load_trace(p, 10**6, 10)
+
+
 def test_a_parquet_timestamp_past_year_9999_is_named(tmp_path):
     """pyarrow raised OverflowError converting it to a datetime: a traceback."""
     import pyarrow as pa

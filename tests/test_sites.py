@@ -57,6 +57,20 @@ def test_bad_parquet_requests_name_the_row(tmp_path, table, words):
         read_parquet_requests(tmp_path / "bad.parquet")
 
 
+def test_a_parquet_declaring_too_many_rows_is_refused_before_reading(tmp_path, monkeypatch):
+    """A 4 MB Parquet file of 300 million compressed zeros was read whole:
+    7 GB of columns. The cap (10 million) is lowered here to keep the file small."""
+    from seekplan import io
+
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 5)
+    p = tmp_path / "bomb.parquet"
+    pq.write_table(pa.table({"id": list(range(6)), "block": [0] * 6, "size": [1] * 6}), p)
+    with pytest.raises(SeekplanError, match="declares 6 rows, more than 5"):
+        read_request_batch(p)
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 6)
+    assert len(read_request_batch(p)) == 6
+
+
 def test_a_cta_listing_is_a_batch_in_fseq_order_on_the_drives_blocks():
     files = read_cta_tapefiles(EXAMPLES / "cta-tapefile-L90001.json")
     assert len(files) == 40 and {f.vid for f in files} == {"L90001"}

@@ -34,6 +34,7 @@ from seekplan.io import (
     Request,
     parse_json,
     read_lines,
+    read_parquet,
     read_requests,
     read_text,
     requests_from_columns,
@@ -67,13 +68,7 @@ def request_format(path: Path, given: str = "auto") -> str:
 
 def _parquet_columns(path: Path, columns: tuple[str, ...]) -> dict[str, Any]:
     """The named columns of a Parquet file (pyarrow arrays); errors name it."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except (OSError, pa.ArrowException) as e:
-        raise SeekplanError(f"cannot read {path} as Parquet: {e}") from e
+    table = read_parquet(path, f"cannot read {path} as Parquet")
     missing = [c for c in columns if c not in table.column_names]
     if missing:
         raise SeekplanError(f"{path}: missing column(s) {', '.join(missing)}")

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import capped_lines, check_header
+from seekplan.io import capped_lines, check_header, read_parquet
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.workload import Campaign
 
@@ -106,12 +106,8 @@ def _check_columns(p: Path, names: Sequence[str] | None) -> None:
 def _parquet_rows(p: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """The rows of a Parquet trace, each with where it is (row 1 first)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    try:
-        table = pq.read_table(p)
-    except (OSError, pa.ArrowException) as e:
-        raise SeekplanError(f"cannot read trace {p}: {e}") from e
+    table = read_parquet(p, f"cannot read trace {p}")
     _check_columns(p, table.column_names)
     for batch in table.select(list(COLUMNS)).to_batches():
         try:
