@@ -103,3 +103,8 @@ def test_a_device_file_past_a_mebibyte_is_refused_before_parsing(cli, tmp_path):
     path.write_text("# " + "x" * (1 << 20) + "\n")
     r = cli("drives", "--devices", path)
     assert r.exit_code == 2 and "larger than 1,048,576 characters; not a device file" in r.output
+
+
+def test_a_device_file_that_is_a_directory_is_not_said_missing(cli, tmp_path):
+    r = cli("drives", "--devices", tmp_path)
+    assert r.exit_code == 2 and f"device file {tmp_path} is not a regular file" in r.output

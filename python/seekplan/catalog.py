@@ -331,7 +331,8 @@ def _load(
     if path:
         p = Path(path)
         if not p.is_file():
-            raise SeekplanError(f"device file {p} does not exist")
+            what = "is not a regular file" if p.exists() else "does not exist"
+            raise SeekplanError(f"device file {p} {what}")
         d, r = _parse_all(read_text(p, "device file", MAX_DEVICE_CHARS), str(p))
         drives.update(d)
         robots.update(r)
