@@ -51,6 +51,8 @@ def test_quoted_values_are_cut_short():
         ("media", "lambdas: [" + ", ".join(["1"] * 50_000) + "]\n", "300000 runs"),
         ("archive", "scheduler: {min_lb_interval_s: 1.0e-9}\n", "scheduler.min_lb_interval_s"),
         ("archive", "scheduler: {max_waiting_time_s: .nan}\n", "scheduler.max_waiting_time_s"),
+        # 1e13 s took 24 s, 1e15 s did not end.
+        ("archive", "scheduler: {max_waiting_time_s: 1.0e+15}\n", "at most 31536000 s (a year)"),
     ],
 )
 def test_configs_that_would_exhaust_memory_or_hang_are_refused(cli, tmp_path, command, text, field):
