@@ -144,3 +144,11 @@ def test_a_wide_first_row_does_not_reserve_its_square(cli, tmp_path):
     wide.write_text(",".join(["0"] * 1_000_000) + "\n")
     r = cli("order", "--matrix", wide)
     assert r.exit_code == 2 and "is not square: 1 rows of 1000000 entries" in r.output
+
+
+def test_a_long_bad_cell_is_quoted_cut_short(cli, tmp_path):
+    """A 3 MB line of letters was echoed whole into the error."""
+    p = tmp_path / "long.csv"
+    p.write_text("x" * 3_000_000 + "\n")
+    r = cli("order", "--matrix", p)
+    assert r.exit_code == 2 and "line 1 column 1" in r.output and len(r.output) < 1_000

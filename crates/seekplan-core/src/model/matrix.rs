@@ -259,16 +259,23 @@ fn check_entries(n: usize, values: impl Iterator<Item = f64>) -> Result<()> {
     Ok(())
 }
 
+/// Characters of a bad cell quoted back in an error.
+const QUOTED_CHARS: usize = 40;
+
 fn parse_cell(cell: &[u8], line: usize, col: usize) -> Result<f64> {
     let text = std::str::from_utf8(cell)
         .map_err(|_| Error::invalid("matrix", format!("line {line} column {col}: not UTF-8")))?;
     let v: f64 = text.trim().parse().map_err(|_| {
+        // At most QUOTED_CHARS of the cell: a 3 MB "cell" was echoed whole.
+        let shown: String = text.trim().chars().take(QUOTED_CHARS).collect();
+        let cut = if shown.len() < text.trim().len() {
+            "..."
+        } else {
+            ""
+        };
         Error::invalid(
             "matrix",
-            format!(
-                "line {line} column {col}: {:?} is not a number",
-                text.trim()
-            ),
+            format!("line {line} column {col}: {shown:?}{cut} is not a number"),
         )
     })?;
     if !(v.is_finite() && v >= 0.0) {
@@ -289,6 +296,13 @@ mod tests {
         let m = CostMatrix::parse_csv(b"\xEF\xBB\xBF0,1.5\r\n\n2, 0\n").unwrap();
         let r = CostMatrix::from_rows(vec![vec![0.0, 1.5], vec![2.0, 0.0]]).unwrap();
         assert_eq!(m, r);
+    }
+
+    #[test]
+    fn a_long_bad_cell_is_quoted_cut_short() {
+        let text = vec![b'x'; 1 << 20];
+        let e = CostMatrix::parse_csv(&text).unwrap_err().to_string();
+        assert!(e.len() < 200 && e.contains("\"... is not a number"), "{e}");
     }
 
     #[test]
