@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from seekplan.config import MAX_QUOTED_CHARS, load_yaml, quote
-from seekplan.errors import SeekplanError
+from seekplan.config import MAX_CONFIG_CHARS, load_yaml
+from seekplan.errors import MAX_QUOTED_CHARS, SeekplanError, quote
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
@@ -45,8 +45,14 @@ def test_quoted_values_are_cut_short():
     ("command", "text", "field"),
     [
         ("media", "c_requests: 1000000000\n", "c_requests"),
+        # A billion runs grew the sweep's point list past 8 GB; 50,000 rates
+        # of 3 algorithms ran for minutes.
+        ("media", "runs: 1000000000\n", "9000000000 runs, more than 100000"),
+        ("media", "lambdas: [" + ", ".join(["1"] * 50_000) + "]\n", "300000 runs"),
         ("archive", "scheduler: {min_lb_interval_s: 1.0e-9}\n", "scheduler.min_lb_interval_s"),
         ("archive", "scheduler: {max_waiting_time_s: .nan}\n", "scheduler.max_waiting_time_s"),
+        # 1e13 s took 24 s, 1e15 s did not end.
+        ("archive", "scheduler: {max_waiting_time_s: 1.0e+15}\n", "at most 31536000 s (a year)"),
     ],
 )
 def test_configs_that_would_exhaust_memory_or_hang_are_refused(cli, tmp_path, command, text, field):
@@ -63,3 +69,44 @@ def test_an_overloaded_media_round_reports_instead_of_crashing(cli, tmp_path):
     path.write_text("c_requests: 60\nlambdas: [10]\nruns: 1\nrounds: 50\nalgorithms: [sptf]\n")
     r = cli("simulate", "media", path, "--out", tmp_path / "out")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("command", ["recall", "archive", "media"])
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("seed: 2024-01-01\n", "seed: datetime.date(2024, 1, 1) is a YAML date"),
+        ("seed: !!binary AAAA\n", "seed: b'\\x00\\x00\\x00' is a YAML bytes"),
+        ("seed: !!set {a}\n", "seed: {'a'} is a YAML set"),
+        ("2024-01-01: 5\n", "2024-01-01: datetime.date(2024, 1, 1) is a YAML date"),
+    ],
+)
+def test_yaml_values_json_cannot_hold_are_named(cli, tmp_path, command, text, needle):
+    """A date, set or binary value (or key) failed in json.dumps on the way
+    to the core: a TypeError traceback."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "Traceback" not in r.output
+
+
+def test_a_config_past_a_mebibyte_is_refused_before_parsing(tmp_path):
+    """PyYAML took a minute and 1.6 GB on a 10 MB list; the 64 MB any text
+    input may have would have taken minutes and ~10 GB."""
+    path = tmp_path / "big.yaml"
+    path.write_text("x:\n" + "- 1\n" * (MAX_CONFIG_CHARS // 4 + 1))
+    with pytest.raises(SeekplanError, match="larger than 1,048,576 characters; not a config"):
+        load_yaml(path)
+
+
+def test_a_device_file_past_a_mebibyte_is_refused_before_parsing(cli, tmp_path):
+    path = tmp_path / "devices.toml"
+    path.write_text("# " + "x" * (1 << 20) + "\n")
+    r = cli("drives", "--devices", path)
+    assert r.exit_code == 2 and "larger than 1,048,576 characters; not a device file" in r.output
+
+
+def test_a_device_file_that_is_a_directory_is_not_said_missing(cli, tmp_path):
+    r = cli("drives", "--devices", tmp_path)
+    assert r.exit_code == 2 and f"device file {tmp_path} is not a regular file" in r.output

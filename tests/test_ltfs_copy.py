@@ -300,3 +300,11 @@ def test_killed_at_random_points_and_rerun_gives_identical_files(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert _digest(dest) == want
     print("files in place at each kill:", in_place_at_kill)
+
+
+def test_a_journal_line_nested_past_the_recursion_limit_is_ignored(tmp_path: Path) -> None:
+    """Such a line (a damaged or planted journal) raised RecursionError out
+    of read_journal: a traceback instead of the file being redone."""
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text('{"volume": "path:/v"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert read_journal(journal) == ("path:/v", {})

@@ -79,6 +79,8 @@ def test_order_with_an_end_of_wrap_list_uses_it(cli, tmp_path: Path) -> None:
         ("last_block\n10\n10\n", "line 3: column 'last_block': 10 is not after"),
         ("last_block\n-4\n", "line 2: column 'last_block': -4 is negative"),
         ("last_block\n", "no wraps listed"),
+        # Past the core's 64-bit blocks: an OverflowError traceback before.
+        (f"last_block\n{2**70}\n", "line 2: column 'last_block': 1180591620717411303424 is larger"),
     ],
 )
 def test_bad_end_of_wrap_lists_name_line_and_column(text: str, needle: str) -> None:
@@ -170,6 +172,27 @@ def test_ltfs_plan_names_a_file_without_start_block(cli, tmp_path: Path) -> None
     r = cli("ltfs", "plan", root)
     assert r.exit_code == 2
     assert "stray.txt: no ltfs.startblock" in r.output
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "needle"),
+    [
+        # bytes.decode() raised UnicodeDecodeError out of scan: a traceback.
+        ("user.ltfs.startblock", b"\xff\xfe", "user.ltfs.startblock b'\\xff\\xfe' is not UTF-8"),
+        ("user.ltfs.partition", b"\xff", "user.ltfs.partition b'\\xff' is not UTF-8"),
+        ("user.ltfs.startblock", str(2**70).encode(), "1180591620717411303424 is larger"),
+    ],
+)
+def test_ltfs_plan_names_a_hostile_attribute(cli, tmp_path: Path, name, value, needle) -> None:
+    root = tmp_path / "vol"
+    _volume(root, 3, 4)
+    odd = root / "odd.bin"
+    odd.write_bytes(b"x" * 100)
+    os.setxattr(odd, "user.ltfs.startblock", b"7")
+    os.setxattr(odd, name, value)
+    r = cli("ltfs", "plan", root)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output
 
 
 def test_ltfs_copy_resumes_without_recopying_or_losing_a_file(

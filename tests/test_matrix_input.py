@@ -75,6 +75,10 @@ def test_bad_npy_files_exit_2_naming_the_problem(cli, tmp_path):
     (tmp_path / "junk.npy").write_bytes(b"not numpy at all")
     r = cli("order", "--matrix", tmp_path / "junk.npy")
     assert r.exit_code == 2 and "junk.npy" in r.output
+    # An empty file: numpy raises EOFError, which click turned into "Aborted!", exit 1.
+    (tmp_path / "empty.npy").write_bytes(b"")
+    r = cli("order", "--matrix", tmp_path / "empty.npy")
+    assert r.exit_code == 2 and "empty.npy: not a numeric .npy matrix" in r.output
 
 
 @pytest.mark.parametrize(
@@ -122,3 +126,29 @@ def test_random_bytes_never_crash_the_reader(data, chunk):
     except ValueError:
         return
     assert m.ndim == 2 and m.shape[0] == m.shape[1] and (m >= 0).all()
+
+
+def test_a_line_without_end_is_refused_before_it_fills_memory():
+    """`--matrix /dev/zero` grew the unfinished line to 23 GB."""
+    reader = _core.MatrixReader()
+    zeros = bytes(1 << 20)
+    with pytest.raises(ValueError, match="line 1: longer than 67108864 bytes"):
+        for _ in range(65):
+            reader.feed(zeros)
+
+
+def test_a_wide_first_row_does_not_reserve_its_square(cli, tmp_path):
+    """A 2 MB first row of a million entries reserved 8 TB for the matrix
+    and aborted the process (exit 134)."""
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(["0"] * 1_000_000) + "\n")
+    r = cli("order", "--matrix", wide)
+    assert r.exit_code == 2 and "is not square: 1 rows of 1000000 entries" in r.output
+
+
+def test_a_long_bad_cell_is_quoted_cut_short(cli, tmp_path):
+    """A 3 MB line of letters was echoed whole into the error."""
+    p = tmp_path / "long.csv"
+    p.write_text("x" * 3_000_000 + "\n")
+    r = cli("order", "--matrix", p)
+    assert r.exit_code == 2 and "line 1 column 1" in r.output and len(r.output) < 1_000

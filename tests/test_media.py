@@ -87,6 +87,30 @@ def test_simulate_media_cli_bad_input(cli, tmp_path: Path):
     assert "cannot read" in res.output
 
 
+@pytest.mark.parametrize("workers", ["0", "-3", "100000"])
+def test_workers_out_of_range_exit_2(cli, tmp_path: Path, workers):
+    """`reproduce --workers 0` was a ValueError traceback from the process
+    pool; `simulate media --workers 0` ran as if it had not been given;
+    --workers 100000 started a process per queued point."""
+    cfg = tmp_path / "study.yaml"
+    cfg.write_text("algorithms: [sptf]\nlambdas: [10]\nruns: 1\nrounds: 10\n")
+    for args in (
+        ["simulate", "media", cfg, "--out", tmp_path / "o"],
+        ["reproduce", "sandsta", "--quick", "--out", tmp_path / "r"],
+    ):
+        res = cli(*args, "--workers", workers)
+        assert res.exit_code == 2, res.output
+        assert "--workers: " in res.output and f"got {workers}" in res.output
+
+
+def test_an_unreachable_scheduler_is_named():
+    """A Dask scheduler address that is not one was an OSError/ValueError traceback."""
+    from seekplan.sweep import Executor
+
+    with pytest.raises(SeekplanError, match="--scheduler ::::: cannot connect"):
+        Executor(scheduler="::::").map(abs, [1, 2], "points", quiet=True)
+
+
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """The reproduction at a tiny scale: one run of 60 rounds, two rates."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import seekplan
+from seekplan.io import read_requests
 from seekplan.ordering import ALGORITHMS
 
 
@@ -73,6 +74,8 @@ def test_matrix_mode_returns_the_node_sequence(cli, tmp_path):
         ("id,block,size\n1,99999999999,32768\n", "past the end"),
         ("id,block,size\n1,5,10\n1,6,10\n", "duplicate id"),
         ("id,block,size\n1,-5,10\n", "negative"),
+        # A 5,000-digit "number" is named, not echoed whole.
+        ("id,block,size\n1," + "9" * 5000 + ",10\n", "(5,002 characters) is not an integer"),
     ],
 )
 def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle):
@@ -80,6 +83,80 @@ def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle
     p.write_text(content)
     r = cli("order", p, "--json")
     assert r.exit_code == 2
+    assert needle in r.output
+    assert len(r.output) < 1_000
+
+
+@pytest.mark.parametrize(
+    ("starts", "needle"),
+    [
+        ("[-5, 10]", "track_starts[0]: -5 is not a block number"),
+        (f"[0, {2**70}]", "track_starts[1]: 1180591620717411303424 is not a block number"),
+        ("[true, false]", "track_starts[0]: True is not a block number"),
+    ],
+)
+def test_track_starts_out_of_range_exit_2(cli, requests_csv, tmp_path, starts, needle):
+    """Negative or past-64-bit starts reached the core and raised an
+    OverflowError traceback; booleans passed as 1 and 0."""
+    p = tmp_path / "ts.json"
+    p.write_text(f'{{"track_starts": {starts}}}')
+    for option in ("order", "truth"):
+        if option == "order":
+            r = cli("order", requests_csv, "--track-starts", p)
+        else:
+            log = tmp_path / "log.csv"
+            log.write_text("block,seconds\n0,0\n1,1\n")
+            r = cli("fit", "track-starts", log, "--truth", p)
+        assert r.exit_code == 2, r.output
+        assert needle in r.output
+
+
+@pytest.mark.parametrize("algo", ["best", "bnb"])
+def test_a_time_limit_past_the_clock_is_no_limit(requests_csv, algo):
+    """1e19 s fits a Duration but not the monotonic clock: adding it to now
+    panicked in the core."""
+    from seekplan.ordering import order
+
+    assert order(read_requests(requests_csv), algo=algo, time_limit=1e19).n == 40
+
+
+def test_an_infinite_time_limit_is_named_briefly(cli, requests_csv):
+    r = cli("order", requests_csv, "--time-limit", "1e300")
+    assert r.exit_code == 2 and "time_limit: 1e300 seconds" in r.output
+
+
+def _lto_device_file(tmp_path: Path, **over: str) -> Path:
+    """A device file with drive 'x': lto9's figures, some replaced by ``over`` (TOML text)."""
+    from seekplan.catalog import load_catalog
+
+    params = {k: repr(v) for k, v in load_catalog()["lto9"].params.items()} | over
+    p = tmp_path / "devices.toml"
+    p.write_text(
+        '[drives.x]\ntitle = "x"\nmodel = "lto"\n[drives.x.params]\n'
+        + "".join(f"{k} = {v}\n" for k, v in params.items())
+    )
+    return p
+
+
+@pytest.mark.parametrize(
+    ("over", "needle"),
+    [
+        # inf passed gt=0 and the core refused the JSON without a field name.
+        ({"rate_bps": "inf"}, "field 'rate_bps': Input should be a finite number"),
+        # The core's u32: "expected u32 at line 1 column 56", no field name.
+        ({"wraps": str(2**62)}, "field 'wraps': Input should be less than or equal to 4294967295"),
+        # 4e9 wraps: the core allocated 32 GB for their start blocks and aborted.
+        (
+            {"wraps": "4000000000", "bands": "4", "lpos_max": "4000000000",
+             "capacity_bytes": str(2**62), "block_bytes": "1"},
+            "invalid wraps: at most 100000",
+        ),
+    ],
+)  # fmt: skip
+def test_hostile_device_files_name_the_field(cli, requests_csv, tmp_path, over, needle):
+    devices = _lto_device_file(tmp_path, **over)
+    r = cli("order", requests_csv, "--drive", "x", "--devices", devices)
+    assert r.exit_code == 2, r.output
     assert needle in r.output
 
 

@@ -89,3 +89,34 @@ def test_json_writer_refuses_non_finite_numbers_naming_the_field(tmp_path: Path)
     assert json.loads(out.read_text()) == {"total_s": 1.5, "sem_s": None}
     with pytest.raises(SeekplanError, match=r"'total_s' is not a finite number"):
         to_json({"total_s": float("nan")})
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--summary", "REQ"], "--summary"),
+        (["--out", "REQ"], "--out"),
+        (["--out", "LINK"], "--out"),
+        (["--out", "NEW", "--summary", "NEW"], "--summary"),
+    ],
+)
+def test_an_output_over_an_input_is_refused_and_the_input_kept(cli, requests_csv, args, needle):
+    """`order batch.csv --summary batch.csv` replaced the batch by a one-row
+    summary; `--out X --summary X` replaced the order by the summary."""
+    before = requests_csv.read_text()
+    link = requests_csv.with_name("link.csv")
+    link.symlink_to(requests_csv)
+    names = {"REQ": requests_csv, "LINK": link, "NEW": requests_csv.with_name("new.csv")}
+    r = cli("order", requests_csv, *[str(names.get(a, a)) for a in args])
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "writing it would overwrite that" in r.output
+    assert requests_csv.read_text() == before
+    assert not names["NEW"].exists()
+
+
+def test_fit_refuses_to_write_its_geometry_over_the_log(cli, tmp_path):
+    log = tmp_path / "log.csv"
+    log.write_text("block,seconds\n0,0\n1,1\n")
+    r = cli("fit", "track-starts", log, "--out", log)
+    assert r.exit_code == 2 and "writing it would overwrite that" in r.output
+    assert log.read_text() == "block,seconds\n0,0\n1,1\n"

@@ -229,6 +229,7 @@ def test_trace_is_a_campaign_in_arrival_order(tmp_path):
         ("1,,T1,0,10", "line 2: columns 'tape' and 'path'"),
         ("yesterday,/d/a,T1,0,10", "line 2: column 'time': 'yesterday' is neither"),
         ("1,/d/a,T1,1.5,10", "line 2: column 'block'"),
+        ("1,/d/a,T1," + "9" * 5000 + ",10", r"line 2: column 'block': '9999.*\(5,002 characters\)"),
     ],
 )
 def test_bad_traces_name_the_line(tmp_path, row, words):
@@ -236,6 +237,85 @@ def test_bad_traces_name_the_line(tmp_path, row, words):
 
     with pytest.raises(SeekplanError, match=words):
         load_trace(_write_trace(tmp_path, [row]), 10**6, 10)
+
+
+def test_a_trace_with_a_byte_order_mark_reads_and_a_twin_column_is_refused(tmp_path):
+    """A BOM made the first column '\\ufefftime' ("missing column time"); a
+    column twice was silently read from its last copy."""
+    from seekplan.recall.trace import load_trace
+
+    p = tmp_path / "bom.csv"
+    p.write_text("\ufefftime,path,tape,block,size\n0,/d/a,T1,0,10\n", encoding="utf-8")
+    assert load_trace(p, 10**6, 10).files == 1
+    p.write_text("time,path,tape,block,size,time\n0,/d/a,T1,0,10,5\n")
+    with pytest.raises(SeekplanError, match="line 1: column 'time' appears twice"):
+        load_trace(p, 10**6, 10)
+
+
+def test_a_trace_line_without_end_is_refused_before_it_fills_memory(tmp_path):
+    """`--trace /dev/zero` read one endless line: 15 GB in a minute."""
+    from seekplan.io import MAX_LINE_CHARS
+    from seekplan.recall.trace import load_trace
+
+    p = tmp_path / "zeros.csv"
+    p.write_bytes(bytes(MAX_LINE_CHARS + 10))
+    with pytest.raises(SeekplanError, match="zeros.csv line 1: longer than"):
+        load_trace(p, 10**6, 10)
+
+
+def test_a_parquet_trace_declaring_too_many_rows_is_refused(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from seekplan import io
+    from seekplan.recall.trace import load_trace
+
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 1)
+    p = tmp_path / "t.parquet"
+    table = {
+        "time": [0, 1],
+        "path": ["/a", "/b"],
+        "tape": ["T"] * 2,
+        "block": [0, 1],
+        "size": [1] * 2,
+    }
+    pq.write_table(pa.table(table), p)
+    with pytest.raises(SeekplanError, match="declares 2 rows, more than 1"):
+        load_trace(p, 10**6, 10)
+
+
+def test_a_parquet_timestamp_past_year_9999_is_named(tmp_path):
+    """pyarrow raised OverflowError converting it to a datetime: a traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from seekplan.recall.trace import load_trace
+
+    p = tmp_path / "t.parquet"
+    year_10000 = pa.array([253_402_300_800_000 + 10**12], pa.timestamp("ms"))
+    table = {"time": year_10000, "path": ["/a"], "tape": ["T"], "block": [0], "size": [1]}
+    pq.write_table(pa.table(table), p)
+    with pytest.raises(SeekplanError, match="t.parquet: a value cannot be read"):
+        load_trace(p, 10**6, 10)
+
+
+def test_a_tape_capacity_past_64_bits_exits_2(cli, tmp_path):
+    """It overflowed numpy's uint64 array: a traceback."""
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text("duration_h: 1\n")
+    trace = _write_trace(tmp_path, ["0,/d/a,T1,0,10"])
+    r = cli(
+        "simulate",
+        "recall",
+        cfg,
+        "--out",
+        tmp_path / "o",
+        "--trace",
+        trace,
+        "--tape-capacity",
+        str(2**70),
+    )
+    assert r.exit_code == 2 and "--tape-capacity" in r.output
 
 
 def test_parquet_and_timestamped_traces_read_like_the_csv(tmp_path):

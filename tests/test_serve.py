@@ -261,6 +261,63 @@ def test_cli_errors_exit_2(cli, tmp_path):
     assert r.exit_code == 2 and "catalog" in r.output
 
 
+@pytest.mark.parametrize(
+    ("setting", "needle"),
+    [
+        # Infinity passed gt=0: the clock thread died with the server up.
+        ({"time_scale": float("inf")}, "time_scale: Input should be a finite number"),
+        # An OverflowError traceback (bytes of inf GB).
+        ({"tape_capacity_gb": float("inf")}, "tape_capacity_gb: Input should be a finite number"),
+        ({"tape_capacity_gb": 1e300}, "tape_capacity_gb: Input should be less than or equal"),
+        # A FileExistsError traceback from mkdir.
+        ({"buffer": "CATALOG"}, "is a file; expected a directory"),
+        # uvicorn logged it and exited with 3.
+        ({"host": "no such host!"}, "cannot listen on no such host!"),
+    ],
+)
+def test_hostile_settings_exit_2_before_serving(cli, tmp_path, catalog, setting, needle):
+    cfg = tmp_path / "stage.yaml"
+    setting = {k: str(catalog[0]) if v == "CATALOG" else v for k, v in setting.items()}
+    cfg.write_text(
+        yaml.safe_dump({"catalog": str(catalog[0]), "db": str(tmp_path / "s.db"), **setting})
+    )
+    r = cli("serve", "--config", cfg)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output and "Traceback" not in r.output
+
+
+def test_a_catalog_line_without_end_is_refused_before_it_fills_memory(cli, tmp_path):
+    """`--catalog /dev/zero` read one endless line: 19 GB in a minute."""
+    from seekplan.io import MAX_LINE_CHARS
+
+    zeros = tmp_path / "zeros.csv"
+    zeros.write_bytes(bytes(MAX_LINE_CHARS + 10))
+    r = cli("serve", "--catalog", zeros, "--db", tmp_path / "s.db")
+    assert r.exit_code == 2 and "zeros.csv line 1: longer than" in r.output
+
+
+def test_a_port_in_use_exits_2(cli, tmp_path, catalog):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        r = cli("serve", "--catalog", catalog[0], "--db", tmp_path / "s.db", "--port", port)
+    assert r.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in r.output
+
+
+def test_a_tokens_file_is_read_with_a_size_cap(tmp_path):
+    """It was read whole: --tokens /dev/zero filled memory."""
+    from seekplan import io
+    from seekplan.serve.api import load_tokens
+
+    big = tmp_path / "tokens"
+    big.write_text("a " + "t" * (io.MAX_TEXT_CHARS + 1))
+    with pytest.raises(SeekplanError, match="larger than"):
+        load_tokens(big)
+
+
 def test_schema_matches_migrations(tmp_path):
     """The tables the code uses are the ones alembic's migrations create."""
     from alembic.autogenerate import compare_metadata

@@ -57,6 +57,20 @@ def test_bad_parquet_requests_name_the_row(tmp_path, table, words):
         read_parquet_requests(tmp_path / "bad.parquet")
 
 
+def test_a_parquet_declaring_too_many_rows_is_refused_before_reading(tmp_path, monkeypatch):
+    """A 4 MB Parquet file of 300 million compressed zeros was read whole:
+    7 GB of columns. The cap (10 million) is lowered here to keep the file small."""
+    from seekplan import io
+
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 5)
+    p = tmp_path / "bomb.parquet"
+    pq.write_table(pa.table({"id": list(range(6)), "block": [0] * 6, "size": [1] * 6}), p)
+    with pytest.raises(SeekplanError, match="declares 6 rows, more than 5"):
+        read_request_batch(p)
+    monkeypatch.setattr(io, "MAX_PARQUET_ROWS", 6)
+    assert len(read_request_batch(p)) == 6
+
+
 def test_a_cta_listing_is_a_batch_in_fseq_order_on_the_drives_blocks():
     files = read_cta_tapefiles(EXAMPLES / "cta-tapefile-L90001.json")
     assert len(files) == 40 and {f.vid for f in files} == {"L90001"}
@@ -93,6 +107,11 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
         ('[{"af": {"size": "1"}, "df": {}}]', "item 1: expected objects"),
         ("[1]", "item 1: expected an object"),
         ("[]", "no files"),
+        # Past the recursion limit, or an integer past Python's digit limit:
+        # tracebacks (RecursionError, ValueError) before.
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ('[{"af": {"size": ' + "9" * 5000 + "}}]", "not valid JSON"),
+        ('{"af": {}}\n' + "[" * 100_000 + "]" * 100_000 + "\n", "line 2: nested too deeply"),
         ('{"af": {}}\n{oops}\n', "line 2: not JSON"),
         (
             '[{"af": {"size": "1"}, "df": {}, "tf": {"vid": "A", "fSeq": "1", "blockId": "1"}},'
@@ -138,6 +157,8 @@ def test_dcache_csv_and_json_tape_info_agree_and_make_a_campaign():
         ("tapefiles.txt", "/a,10,T1\n/b,0,T1\n", "line 2: size must be positive"),
         ("tapefiles.txt", "/a,10,T1\n/a,10,T1\n", "line 2: file '/a' listed twice"),
         ("tapefiles.json", '{"/a": {"size": true, "tapeid": "T"}}', "entry '/a': size True"),
+        ("tapes.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("tapefiles.txt", "/a," + "1" * 5000 + ",T1\n", r"\(5,002 characters\) is out of range"),
     ],
 )
 def test_bad_dcache_files_name_the_line(tmp_path, name, text, words):

@@ -21,17 +21,31 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
-from seekplan.io import read_text
+from seekplan.io import MAX_INT, read_text
+
+#: The largest count the core's model parameters hold (u32); byte figures
+#: are bounded by MAX_INT. Past them the core refused the spec without the
+#: field's name ("expected u32 at line 1 column 56").
+U32_MAX = 2**32 - 1
+
+#: Longest device file read: tomllib is pure Python (slow and large on tens
+#: of MB); the shipped catalog is about 30 kB.
+MAX_DEVICE_CHARS = 1 << 20
+
+#: Every catalog table: unknown keys are typos, and TOML's inf and nan are no
+#: drive figure (inf passed gt=0 and reached the core as JSON it cannot read,
+#: refused there without the field's name).
+STRICT = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class SerpentineParams(BaseModel):
     """Figures of the key-point serpentine model (Sandstå & Midtstraum §3)."""
 
-    model_config = ConfigDict(extra="forbid")
-    tracks: int = Field(gt=0)
-    keypoints_per_track: int = Field(gt=0)
-    capacity_bytes: int = Field(gt=0)
-    block_bytes: int = Field(gt=0)
+    model_config = STRICT
+    tracks: int = Field(gt=0, le=U32_MAX)
+    keypoints_per_track: int = Field(gt=0, le=U32_MAX)
+    capacity_bytes: int = Field(gt=0, le=MAX_INT)
+    block_bytes: int = Field(gt=0, le=MAX_INT)
     read_rate_bps: float = Field(gt=0)
     traverse_s: float = Field(gt=0)
     keypoint_read_factor: float = Field(gt=0, le=1)
@@ -45,7 +59,7 @@ class Line(BaseModel):
     """A seek line: ``startup_s + full_s * distance`` (distance in tape or
     track lengths)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     startup_s: float = Field(ge=0)
     full_s: float = Field(ge=0)
 
@@ -53,9 +67,9 @@ class Line(BaseModel):
 class HelicalParams(BaseModel):
     """Figures of a helical-scan drive (Johnson & Miller §5.4, Table 4)."""
 
-    model_config = ConfigDict(extra="forbid")
-    capacity_bytes: int = Field(gt=0)
-    block_bytes: int = Field(gt=0)
+    model_config = STRICT
+    capacity_bytes: int = Field(gt=0, le=MAX_INT)
+    block_bytes: int = Field(gt=0, le=MAX_INT)
     rate_bps: float = Field(gt=0)
     seek: Line
     short_seek: Line | None = None
@@ -66,18 +80,18 @@ class ShortSeekRegime(BaseModel):
     """Forward seeks within a track (J&M §5.4.3): reading up to
     ``transition_bytes``, then ``speedup`` times the read rate."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     speedup: float = Field(ge=1)
-    transition_bytes: int = Field(ge=0)
+    transition_bytes: int = Field(ge=0, le=MAX_INT)
 
 
 class FourRegionParams(BaseModel):
     """Figures of a serpentine drive in Table 3's four-region form."""
 
-    model_config = ConfigDict(extra="forbid")
-    tracks: int = Field(gt=0)
-    capacity_bytes: int = Field(gt=0)
-    block_bytes: int = Field(gt=0)
+    model_config = STRICT
+    tracks: int = Field(gt=0, le=U32_MAX)
+    capacity_bytes: int = Field(gt=0, le=MAX_INT)
+    block_bytes: int = Field(gt=0, le=MAX_INT)
     rate_bps: float = Field(gt=0)
     regions: list[Line] = Field(min_length=4, max_length=4)
     rewind: Line
@@ -87,14 +101,14 @@ class FourRegionParams(BaseModel):
 class LtoParams(BaseModel):
     """Figures of the LTO wrap/LPOS model (docs/lto.md)."""
 
-    model_config = ConfigDict(extra="forbid")
-    wraps: int = Field(gt=0)
-    bands: int = Field(gt=0)
-    lpos_min: int = Field(ge=0)
-    lpos_max: int = Field(gt=0)
+    model_config = STRICT
+    wraps: int = Field(gt=0, le=U32_MAX)
+    bands: int = Field(gt=0, le=U32_MAX)
+    lpos_min: int = Field(ge=0, le=U32_MAX)
+    lpos_max: int = Field(gt=0, le=U32_MAX)
     lpos_m: float = Field(gt=0)
-    capacity_bytes: int = Field(gt=0)
-    block_bytes: int = Field(gt=0)
+    capacity_bytes: int = Field(gt=0, le=MAX_INT)
+    block_bytes: int = Field(gt=0, le=MAX_INT)
     rate_bps: float = Field(gt=0)
     locate_mps: float = Field(gt=0)
     accel_mps2: float = Field(gt=0)
@@ -118,7 +132,7 @@ MODELS: dict[str, type[BaseModel]] = {
 class Unmount(BaseModel):
     """What the drive does before unloading a tape left mid-tape (J&M §5.3)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     kind: Literal["rewind", "landing_zones", "nearer_of_bot_or_eod"] = "rewind"
     spacing: float | None = Field(default=None, gt=0, le=1)
 
@@ -132,7 +146,7 @@ class Unmount(BaseModel):
 class ReadDelay(BaseModel):
     """Tolerance to host delays and the restart penalty (J&M §5.5)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     tolerance_s: float = Field(ge=0)
     cache_bytes: int = Field(default=0, ge=0)
     disengage_after_s: float | None = Field(default=None, ge=0)
@@ -142,7 +156,7 @@ class ReadDelay(BaseModel):
 class Throughput(BaseModel):
     """``TH = 1/(a + b/C)`` MB/s, C the gzip ratio (J&M §5.6)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     a: float = Field(gt=0)
     b: float = Field(ge=0)
 
@@ -150,7 +164,7 @@ class Throughput(BaseModel):
 class Compression(BaseModel):
     """Drive compression ratio linear in the gzip ratio, and throughput lines."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     ratio_intercept: float
     ratio_slope: float
     read: Throughput
@@ -161,7 +175,7 @@ class Mechanics(BaseModel):
     """Figures every drive has, whatever its locate model: what a library
     simulator and the Johnson-Miller tables need (seconds, bytes)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     capacity_bytes: int = Field(gt=0)
     rate_bps: float = Field(gt=0)
     load_s: float = Field(ge=0)
@@ -205,7 +219,7 @@ class Mechanics(BaseModel):
 class Spread(BaseModel):
     """Mean and standard deviation of a robot motion, seconds."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     mean_s: float = Field(ge=0)
     sd_s: float = Field(ge=0)
 
@@ -215,7 +229,7 @@ class RobotEntry(BaseModel):
     2 for the 1998 robots), and for today's libraries their arms, slots and
     drive bays where published."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     title: str
     fetch: Spread
     ret: Spread
@@ -234,7 +248,7 @@ class RobotEntry(BaseModel):
 class DriveEntry(BaseModel):
     """One catalogued drive: what it is and the figures of its cost model."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     title: str
     model: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
@@ -317,8 +331,9 @@ def _load(
     if path:
         p = Path(path)
         if not p.is_file():
-            raise SeekplanError(f"device file {p} does not exist")
-        d, r = _parse_all(read_text(p, "device file"), str(p))
+            what = "is not a regular file" if p.exists() else "does not exist"
+            raise SeekplanError(f"device file {p} {what}")
+        d, r = _parse_all(read_text(p, "device file", MAX_DEVICE_CHARS), str(p))
         drives.update(d)
         robots.update(r)
     return drives, robots

@@ -15,8 +15,16 @@ from rich.console import Console
 from rich.table import Table
 
 from seekplan.catalog import drive_entry, load_catalog, load_robots, make_drive
-from seekplan.errors import Interrupted, SeekplanError
-from seekplan.io import output_dir, output_file, read_matrix, read_text, to_json, write_order
+from seekplan.errors import Interrupted, SeekplanError, quote
+from seekplan.io import (
+    MAX_INT,
+    output_dir,
+    output_file,
+    read_matrix,
+    read_text,
+    to_json,
+    write_order,
+)
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
@@ -89,8 +97,14 @@ def _track_starts(path: Path | None) -> list[int] | None:
         starts = data["track_starts"]
     except (ValueError, KeyError, TypeError, RecursionError) as e:
         raise SeekplanError(f"{path}: expected JSON with a 'track_starts' list ({e})") from e
-    if not isinstance(starts, list) or not all(isinstance(b, int) for b in starts):
+    if not isinstance(starts, list):
         raise SeekplanError(f"{path}: 'track_starts' must be a list of block numbers")
+    for i, block in enumerate(starts):
+        if isinstance(block, bool) or not isinstance(block, int) or not 0 <= block <= MAX_INT:
+            raise SeekplanError(
+                f"{path}: track_starts[{i}]: {quote(block)} is not a block number "
+                f"between 0 and {MAX_INT}"
+            )
     return starts
 
 
@@ -153,10 +167,11 @@ def order_cmd(
     ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    inputs = (requests, matrix, track_starts, eowp, devices)
     if out is not None:
-        output_file(out)
+        output_file(out, inputs=inputs)
     if summary_csv is not None:
-        output_file(summary_csv, "--summary")
+        output_file(summary_csv, "--summary", inputs=(*inputs, out))
     tuning: dict[str, Any] = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
     start_pos = _position(start, "--start") or 0
     fseq_s: float | None = None
@@ -378,7 +393,10 @@ def simulate_recall_cmd(
         ),
     ] = None,
     tape_capacity: Annotated[
-        int, typer.Option(help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1)
+        int,
+        typer.Option(
+            help="Bytes per tape for --trace (default: T10000D, 8.5 TB)", min=1, max=MAX_INT
+        ),
     ] = 8_500_000_000_000,
     catalog: Annotated[
         Path | None,
@@ -587,7 +605,7 @@ def fit_track_starts_cmd(
     if tracks is not None and tracks < 1:
         raise SeekplanError(f"--tracks {tracks}: must be positive")
     if out is not None:
-        output_file(out)
+        output_file(out, inputs=(log, truth))
     known = _track_starts(truth)
     result = find_track_starts(*read_block_log(log), read=read, tracks=tracks, capacity=capacity)
     _warn(result.warnings)
@@ -709,6 +727,22 @@ def ltfs_copy_cmd(
     console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 
+def _check_listen(host: str, port: int) -> None:
+    """Fails, before anything is built, unless ``host:port`` can be bound (a
+    name that does not resolve, an address not on this machine, a port in
+    use): the server would otherwise log it and exit with its own code."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+    except (OSError, UnicodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise SeekplanError(f"cannot listen on {host}:{port}: {reason}") from None
+
+
 @app.command("serve")
 @friendly
 def serve_cmd(
@@ -762,6 +796,7 @@ def serve_cmd(
             "tokens": None if tokens is None else str(tokens),
         },
     )
+    _check_listen(cfg.host, cfg.port)
     web, _service = build(cfg)
     if cfg.host != LOOPBACK:
         sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")

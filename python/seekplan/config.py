@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.io import read_text
 
 M = TypeVar("M", bound=BaseModel)
@@ -22,16 +22,10 @@ M = TypeVar("M", bound=BaseModel)
 # values once aliases are expanded, the file is refused before anything
 # walks, prints or serialises it.
 MAX_CONFIG_VALUES = 100_000
-# Longest rendering of a bad value quoted back in an error message.
-MAX_QUOTED_CHARS = 200
-
-
-def quote(value: Any) -> str:
-    """``repr(value)``, cut to :data:`MAX_QUOTED_CHARS` so an error stays readable."""
-    text = repr(value)
-    if len(text) <= MAX_QUOTED_CHARS:
-        return text
-    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+# Longest config file read: PyYAML (pure Python) took a minute and 1.6 GB
+# on a 10 MB list, so the 64 MB any text input may have would take
+# minutes and ~10 GB. A real config is a few kB; 1 MiB holds that many values.
+MAX_CONFIG_CHARS = 1 << 20
 
 
 def explain(err: ValidationError, origin: str) -> SeekplanError:
@@ -68,11 +62,36 @@ def _count_values(data: Any, limit: int) -> int:
     return seen
 
 
+#: What a config value may be: what JSON holds (YAML's dates, sets and
+#: binary are not, and would fail deep inside a check without a field name).
+PLAIN = (dict, list, str, int, float, bool, type(None))
+
+
+def _first_foreign(data: Any) -> tuple[str, Any] | None:
+    """The key path and value of the first value (or key) in ``data`` that
+    is not of :data:`PLAIN` types, if any; keys may be numbers too."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, item = stack.pop()
+        if not isinstance(item, PLAIN):
+            return where or "config", item
+        if isinstance(item, dict):
+            for key, value in item.items():
+                path = f"{where}.{key}" if where else str(key)
+                if not isinstance(key, str | int | float | bool | None):
+                    return path, key
+                stack.append((path, value))
+        elif isinstance(item, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(item))
+    return None
+
+
 def load_yaml(path: str | Path) -> Any:
-    """The parsed content of a YAML file; unreadable files, bad YAML and
-    documents that expand past :data:`MAX_CONFIG_VALUES` values are errors."""
+    """The parsed content of a YAML file; unreadable files, bad YAML,
+    documents that expand past :data:`MAX_CONFIG_VALUES` values and values
+    JSON cannot hold (dates, sets, binary) are errors naming the field."""
     p = Path(path)
-    text = read_text(p, "config")
+    text = read_text(p, "config", MAX_CONFIG_CHARS)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -83,6 +102,13 @@ def load_yaml(path: str | Path) -> Any:
         raise SeekplanError(
             f"{p}: more than {MAX_CONFIG_VALUES:,} values once YAML aliases are expanded; "
             "a config has far fewer (an alias bomb?)"
+        )
+    foreign = _first_foreign(data)
+    if foreign is not None:
+        where, value = foreign
+        raise SeekplanError(
+            f"{p}: {where}: {quote(value)} is a YAML {type(value).__name__}; a config holds "
+            "numbers, text, lists and mappings (quote it to make it text)"
         )
     return data
 

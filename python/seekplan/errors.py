@@ -6,6 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+#: Longest rendering of a bad value quoted back in an error message.
+MAX_QUOTED_CHARS = 200
+
+
+def quote(value: Any) -> str:
+    """``repr(value)``, cut to :data:`MAX_QUOTED_CHARS` so an error stays
+    readable (a 5,000-digit "number" is named, not echoed whole)."""
+    text = repr(value)
+    if len(text) <= MAX_QUOTED_CHARS:
+        return text
+    return f"{text[:MAX_QUOTED_CHARS]}... ({len(text):,} characters)"
+
 
 class SeekplanError(Exception):
     """Bad input or an impossible request; the CLI prints it and exits with 2."""

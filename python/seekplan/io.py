@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 
 
 class Request(NamedTuple):
@@ -64,13 +64,13 @@ def _int_field(value: str, name: str, where: str, minimum: int) -> int:
     try:
         number = int(value.strip())
     except ValueError:
-        raise SeekplanError(f"{where}: column {name!r}: {value!r} is not an integer") from None
+        raise SeekplanError(f"{where}: column {name!r}: {quote(value)} is not an integer") from None
     if number < 0:
         raise SeekplanError(f"{where}: column {name!r}: {number} is negative")
     if number < minimum:
         raise SeekplanError(f"{where}: column {name!r}: {number} must be at least {minimum}")
     if number > MAX_INT:
-        raise SeekplanError(f"{where}: column {name!r}: {number} is larger than {MAX_INT}")
+        raise SeekplanError(f"{where}: column {name!r}: {quote(number)} is larger than {MAX_INT}")
     return number
 
 
@@ -136,38 +136,84 @@ MAX_LINE_CHARS = 1 << 20
 MAX_TEXT_CHARS = 64 << 20
 
 
+def capped_lines(f: TextIO, origin: str) -> Iterator[str]:
+    """The lines of an open text file, each read at most
+    :data:`MAX_LINE_CHARS` + 1 characters at a time: a longer one is an
+    error naming it, before it fills memory (iterating the file itself
+    reads a line whole, and ``/dev/zero`` has no line break)."""
+    for n, line in enumerate(iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""), start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise SeekplanError(
+                f"{origin} line {n}: longer than {MAX_LINE_CHARS:,} characters (not a CSV file?)"
+            )
+        yield line
+
+
 def read_lines(path: str | Path) -> list[str]:
     """A text file's lines with their endings (for csv); unreadable, or a
     line longer than :data:`MAX_LINE_CHARS`, is an error naming the line."""
     p = Path(path)
-    lines: list[str] = []
     try:
         with p.open(newline="", encoding="utf-8-sig") as f:
-            for line in iter(lambda: f.readline(MAX_LINE_CHARS + 1), ""):
-                if len(line) > MAX_LINE_CHARS:
-                    raise SeekplanError(
-                        f"{p} line {len(lines) + 1}: longer than {MAX_LINE_CHARS:,} characters "
-                        "(not a CSV file?)"
-                    )
-                lines.append(line)
+            return list(capped_lines(f, str(p)))
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
-    return lines
 
 
-def read_text(path: str | Path, what: str = "file") -> str:
-    """A whole text file of at most :data:`MAX_TEXT_CHARS` characters;
-    unreadable or larger is an error naming the file (OSError and
-    UnicodeDecodeError become SeekplanError)."""
+def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT_CHARS) -> str:
+    """A whole text file of at most ``limit`` characters; unreadable or
+    larger is an error naming the file (OSError and UnicodeDecodeError
+    become SeekplanError)."""
     p = Path(path)
     try:
         with p.open(encoding="utf-8") as f:
-            text = f.read(MAX_TEXT_CHARS + 1)
+            text = f.read(limit + 1)
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"{p}: cannot read the {what} ({e})") from e
-    if len(text) > MAX_TEXT_CHARS:
-        raise SeekplanError(f"{p}: larger than {MAX_TEXT_CHARS:,} characters; not a {what}")
+    if len(text) > limit:
+        raise SeekplanError(f"{p}: larger than {limit:,} characters; not a {what}")
     return text
+
+
+def parse_json(text: str, origin: str) -> Any:
+    """``json.loads(text)``; what it raises besides a syntax error (a
+    document nested past the recursion limit, an integer past Python's digit
+    limit) becomes a SeekplanError naming ``origin``. A syntax error
+    (JSONDecodeError) passes through, for callers that name its line or
+    read the text another way."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise SeekplanError(f"{origin}: nested too deeply to be JSON input") from None
+    except ValueError as e:
+        raise SeekplanError(f"{origin}: not valid JSON ({e})") from None
+
+
+#: Most rows read from a Parquet file: ten times the largest batch the
+#: project times (a million requests). Parquet stores a column of zeros in
+#: almost nothing, so a 4 MB file declared 300 million rows, which reading
+#: would have made 7 GB of columns (and more as Python values).
+MAX_PARQUET_ROWS = 10_000_000
+
+
+def read_parquet(path: Path, failure: str) -> Any:
+    """A Parquet file's table (pyarrow), its row count checked against
+    :data:`MAX_PARQUET_ROWS` before any column is read; a file pyarrow
+    cannot read is a SeekplanError starting with ``failure``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        rows = pq.ParquetFile(path).metadata.num_rows
+        if rows > MAX_PARQUET_ROWS:
+            raise SeekplanError(
+                f"{path}: declares {rows:,} rows, more than {MAX_PARQUET_ROWS:,}; split it"
+            )
+        return pq.read_table(path)
+    except (OSError, pa.ArrowException) as e:
+        raise SeekplanError(f"{failure}: {e}") from e
 
 
 def read_requests(path: str | Path) -> list[Request]:
@@ -224,7 +270,8 @@ def read_matrix(path: str | Path) -> np.ndarray:
         if p.suffix.lower() == ".npy":
             try:
                 array = np.load(p, mmap_mode="r", allow_pickle=False)
-            except ValueError as e:
+            except (ValueError, EOFError) as e:
+                # EOFError: an empty or cut-short file.
                 raise SeekplanError(f"{p}: not a numeric .npy matrix ({e})") from None
             return as_matrix(array, str(p))
         with p.open("rb") as f:
@@ -258,13 +305,31 @@ def _probe(directory: Path, shown: str) -> None:
         raise SeekplanError(f"{shown}: cannot write in {directory}: {e.strerror or e}") from e
 
 
-def output_file(path: str | Path, option: str = "--out") -> Path:
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (through links too), existing or not."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
+
+
+def output_file(
+    path: str | Path, option: str = "--out", inputs: Iterable[str | Path | None] = ()
+) -> Path:
     """Checks, before any work, that ``path`` can be written as a file: not a
-    directory, its directory creatable and writable. Names ``option``."""
+    directory, not one of the command's ``inputs`` (writing the result over
+    the requests it was computed from would lose them; an earlier output
+    counts as an input), its directory
+    creatable and writable. Names ``option``."""
     p = Path(path)
     shown = f"{option} {p}"
     if p.is_dir():
         raise SeekplanError(f"{shown}: is a directory; expected a file name")
+    for given in inputs:
+        if given is not None and _same_file(p, Path(given)):
+            raise SeekplanError(f"{shown}: is also {given}; writing it would overwrite that")
     parent = p.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)

@@ -33,8 +33,8 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from seekplan.errors import SeekplanError
-from seekplan.io import Request
+from seekplan.errors import SeekplanError, quote
+from seekplan.io import MAX_INT, Request
 from seekplan.ordering import order
 
 #: The reserved directory in DEST that holds journals and temporaries.
@@ -71,11 +71,17 @@ class Plan:
 
 
 def _xattr(path: Path, name: str) -> str | None:
+    """Extended attribute ``name`` (``user.``-prefixed or not) as text, or
+    None; a value that is not UTF-8 is an error naming the file."""
     for key in (f"user.{name}", name):
         try:
-            return os.getxattr(path, key).decode().strip()
+            raw = os.getxattr(path, key)
         except OSError:
             continue
+        try:
+            return raw.decode().strip()
+        except UnicodeDecodeError:
+            raise SeekplanError(f"{path}: {key} {quote(raw)} is not UTF-8 text") from None
     return None
 
 
@@ -118,9 +124,13 @@ def _tape_file(root: Path, entry: os.DirEntry[str]) -> TapeFile:
     try:
         block = int(raw_block)
     except ValueError:
-        raise SeekplanError(f"{rel}: ltfs.startblock {raw_block!r} is not a block number") from None
+        raise SeekplanError(
+            f"{rel}: ltfs.startblock {quote(raw_block)} is not a block number"
+        ) from None
     if block < 0:
         raise SeekplanError(f"{rel}: ltfs.startblock {block} is negative")
+    if block > MAX_INT:
+        raise SeekplanError(f"{rel}: ltfs.startblock {quote(block)} is larger than {MAX_INT}")
     if partition not in (INDEX_PARTITION, DATA_PARTITION):
         raise SeekplanError(
             f"{rel}: ltfs.partition {partition!r} is neither 'a' (index) nor 'b' (data)"
@@ -235,7 +245,7 @@ def read_journal(path: Path) -> tuple[str | None, dict[str, Entry]]:
             else:
                 entry = Entry(**record)
                 done[entry.path] = entry
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, RecursionError):
             continue
     return identity, done
 

@@ -28,11 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.io import (
     MAX_INT,
     Request,
+    parse_json,
     read_lines,
+    read_parquet,
     read_requests,
     read_text,
     requests_from_columns,
@@ -66,13 +68,7 @@ def request_format(path: Path, given: str = "auto") -> str:
 
 def _parquet_columns(path: Path, columns: tuple[str, ...]) -> dict[str, Any]:
     """The named columns of a Parquet file (pyarrow arrays); errors name it."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except (OSError, pa.ArrowException) as e:
-        raise SeekplanError(f"cannot read {path} as Parquet: {e}") from e
+    table = read_parquet(path, f"cannot read {path} as Parquet")
     missing = [c for c in columns if c not in table.column_names]
     if missing:
         raise SeekplanError(f"{path}: missing column(s) {', '.join(missing)}")
@@ -180,7 +176,7 @@ def _cta_number(value: Any, where: str, what: str, minimum: int) -> int:
     if isinstance(value, float) and value.is_integer():
         number = int(value)
     if not isinstance(number, int) or not minimum <= number <= MAX_INT:
-        raise SeekplanError(f"{where}: {what} {value!r} is not a whole number >= {minimum}")
+        raise SeekplanError(f"{where}: {what} {quote(value)} is not a whole number >= {minimum}")
     return number
 
 
@@ -190,7 +186,7 @@ def read_cta_tapefiles(path: str | Path) -> list[CtaFile]:
     p = Path(path)
     text = read_text(p, "CTA tapefile listing")
     try:
-        data = json.loads(text)
+        data = parse_json(text, str(p))
         items = data if isinstance(data, list) else [data]
         lines = None
     except json.JSONDecodeError:
@@ -200,7 +196,7 @@ def read_cta_tapefiles(path: str | Path) -> list[CtaFile]:
             if not line.strip():
                 continue
             try:
-                items.append((n, json.loads(line)))
+                items.append((n, parse_json(line, f"{p} line {n}")))
             except json.JSONDecodeError as e:
                 raise SeekplanError(f"{p} line {n}: not JSON ({e.msg})") from None
     files = []
@@ -286,9 +282,9 @@ def _dcache_number(text: Any, where: str, what: str) -> int:
         try:
             value = float(str(text).strip().replace(".", ""))
         except ValueError:
-            raise SeekplanError(f"{where}: {what} {text!r} is not a number") from None
+            raise SeekplanError(f"{where}: {what} {quote(text)} is not a number") from None
     if not math.isfinite(value) or value < 0 or value * DCACHE_KB > MAX_INT:
-        raise SeekplanError(f"{where}: {what} {text!r} is out of range")
+        raise SeekplanError(f"{where}: {what} {quote(text)} is out of range")
     return int(value * DCACHE_KB)
 
 
@@ -298,7 +294,7 @@ def _dcache_entries(path: Path, keys: tuple[str, str]) -> list[tuple[str, str, A
     out = []
     if path.suffix.lower() == ".json":
         try:
-            data = json.loads(read_text(path, "dCache tape-info file"))
+            data = parse_json(read_text(path, "dCache tape-info file"), str(path))
         except json.JSONDecodeError as e:
             raise SeekplanError(f"{path} line {e.lineno}: not JSON ({e.msg})") from None
         if not isinstance(data, dict):

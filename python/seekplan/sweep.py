@@ -3,6 +3,7 @@ processes by default, a Dask cluster when a scheduler address is given."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ from typing import Any, TypeVar
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from seekplan.errors import Interrupted
+from seekplan.errors import Interrupted, SeekplanError
 
 T = TypeVar("T")
 
@@ -62,7 +63,12 @@ def _results(
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
 
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TypeError) as e:
+            # OSError: nothing answers there; ValueError/TypeError: not an address.
+            raise SeekplanError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+        with client:
             futures = client.map(fn, points, pure=False)
             index = {f.key: i for i, f in enumerate(futures)}
             try:
@@ -84,6 +90,17 @@ def _results(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: Local processes per core at most: the points are CPU-bound, and the pool
+#: starts a process per queued point up to --workers (a reproduction queues
+#: hundreds: --workers 100000 would start hundreds of ~80 MB interpreters).
+WORKERS_PER_CORE = 4
+
+
+def max_workers() -> int:
+    """The most local worker processes a sweep may ask for on this machine."""
+    return WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class Executor:
     """Where a sweep's points run: ``workers`` local processes (default: one
@@ -92,6 +109,17 @@ class Executor:
 
     workers: int | None = None
     scheduler: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.workers is None:
+            return
+        if self.workers < 1:
+            raise SeekplanError(f"--workers: must be at least 1, got {self.workers}")
+        if self.workers > max_workers():
+            raise SeekplanError(
+                f"--workers: at most {max_workers()} ({WORKERS_PER_CORE} per core here), "
+                f"got {self.workers}"
+            )
 
     def map(
         self, fn: Callable[[Any], T], points: Sequence[Any], label: str, quiet: bool = False

@@ -68,8 +68,9 @@ fn options(
 ) -> PyResult<Options> {
     let time_limit = time_limit
         .map(|t| {
-            std::time::Duration::try_from_secs_f64(t)
-                .map_err(|_| PyValueError::new_err(format!("time_limit: {t} is not a duration")))
+            std::time::Duration::try_from_secs_f64(t).map_err(|_| {
+                PyValueError::new_err(format!("time_limit: {t:e} seconds is not a duration"))
+            })
         })
         .transpose()?;
     Ok(Options {

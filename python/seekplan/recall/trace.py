@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
+from seekplan.io import capped_lines, check_header, read_parquet
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.workload import Campaign
 
@@ -35,7 +36,7 @@ def _number(value: Any, column: str, where: str, integer: bool) -> float:
     """A non-negative number from a CSV string or a Parquet value."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         if integer and not float(value).is_integer():
-            raise SeekplanError(f"{where}: column {column!r}: {value!r} is not an integer")
+            raise SeekplanError(f"{where}: column {column!r}: {quote(value)} is not an integer")
         x = int(value) if integer else float(value)
     else:
         text = str(value if value is not None else "").strip()
@@ -43,9 +44,11 @@ def _number(value: Any, column: str, where: str, integer: bool) -> float:
             x = int(text) if integer else float(text)
         except ValueError:
             kind = "an integer" if integer else "a number"
-            raise SeekplanError(f"{where}: column {column!r}: {text!r} is not {kind}") from None
+            raise SeekplanError(
+                f"{where}: column {column!r}: {quote(text)} is not {kind}"
+            ) from None
     if not math.isfinite(x) or x < 0:
-        raise SeekplanError(f"{where}: column {column!r}: must be >= 0, got {value!r}")
+        raise SeekplanError(f"{where}: column {column!r}: must be >= 0, got {quote(value)}")
     return x
 
 
@@ -63,7 +66,7 @@ def _seconds(value: Any, where: str) -> float:
             except ValueError:
                 pass
             raise SeekplanError(
-                f"{where}: column 'time': {value.strip()!r} is neither seconds nor an "
+                f"{where}: column 'time': {quote(value.strip())} is neither seconds nor an "
                 "ISO 8601 timestamp"
             ) from None
     return _number(value, "time", where, integer=False)
@@ -83,8 +86,10 @@ def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campai
     if p.suffix.lower() in (".parquet", ".pq"):
         return _read(p, _parquet_rows(p), tape_capacity, block_bytes)
     try:
-        with p.open(newline="") as f:
-            reader = csv.DictReader(f)
+        # utf-8-sig: a byte-order mark (spreadsheets write one) is not part
+        # of the first column's name.
+        with p.open(newline="", encoding="utf-8-sig") as f:
+            reader = csv.DictReader(capped_lines(f, str(p)))
             rows = ((f"{p} line {reader.line_num}", row) for row in reader)
             _check_columns(p, reader.fieldnames)
             return _read(p, rows, tape_capacity, block_bytes)
@@ -93,23 +98,24 @@ def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campai
 
 
 def _check_columns(p: Path, names: Sequence[str] | None) -> None:
-    missing = [c for c in COLUMNS if c not in (names or [])]
-    if missing:
-        raise SeekplanError(f"{p}: missing column(s) {', '.join(missing)}")
+    """Fails unless every column is there, each once (a twin would be
+    silently dropped)."""
+    check_header(names or [], COLUMNS, str(p))
 
 
 def _parquet_rows(p: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """The rows of a Parquet trace, each with where it is (row 1 first)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
-    try:
-        table = pq.read_table(p)
-    except (OSError, pa.ArrowException) as e:
-        raise SeekplanError(f"cannot read trace {p}: {e}") from e
+    table = read_parquet(p, f"cannot read trace {p}")
     _check_columns(p, table.column_names)
     for batch in table.select(list(COLUMNS)).to_batches():
-        for row in batch.to_pylist():
+        try:
+            rows = batch.to_pylist()
+        except (OverflowError, ValueError, pa.ArrowException) as e:
+            # A timestamp past what Python's datetime holds (year 9999).
+            raise SeekplanError(f"{p}: a value cannot be read ({e})") from None
+        for row in rows:
             yield "", row
 
 

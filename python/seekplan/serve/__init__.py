@@ -24,6 +24,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.catalog import make_drive
     from seekplan.errors import SeekplanError
     from seekplan.hardware import recall_hardware
+    from seekplan.io import output_dir
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
     from seekplan.serve.backend import BACKENDS, BackendContext
@@ -72,7 +73,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
             drive_model=model,
             tape_capacity_bytes=tape_capacity,
             clock=clock,
-            buffer=buffer_dir(cfg.db, cfg.buffer),
+            buffer=output_dir(buffer_dir(cfg.db, cfg.buffer), "buffer"),
             ltfs_root=root,
         )
     )

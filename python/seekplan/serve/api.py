@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse
 
 from seekplan.errors import SeekplanError
+from seekplan.io import read_text
 from seekplan.serve.catalog import sanitise
 from seekplan.serve.page import render_page
 from seekplan.serve.service import ApiError, Service
@@ -38,10 +39,7 @@ def load_tokens(path: str | Path) -> dict[str, str]:
     """Bearer tokens from a file: ``CLIENT TOKEN`` per line, ``#`` comments;
     returns token -> client. Errors name the line."""
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise SeekplanError(f"{p}: cannot read ({e})") from None
+    lines = read_text(p, "tokens file").splitlines()
     tokens: dict[str, str] = {}
     for n, line in enumerate(lines, start=1):
         text = line.split("#", 1)[0].strip()

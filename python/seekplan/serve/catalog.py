@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from seekplan.errors import SeekplanError
-from seekplan.io import MAX_INT, check_header, strip_bom
+from seekplan.io import MAX_INT, capped_lines, check_header, strip_bom
 
 COLUMNS = ("path", "tape", "block", "size")
 _SLASHES = re.compile(r"/{2,}")
@@ -108,7 +108,7 @@ def load_catalog(path: str | Path) -> Catalog:
     p = Path(path)
     try:
         with p.open(newline="", encoding="utf-8") as f:
-            return parse_catalog(f, str(p))
+            return parse_catalog(capped_lines(f, str(p)), str(p))
     except (OSError, UnicodeDecodeError) as e:
         raise SeekplanError(f"{p}: cannot read ({e})") from None
 

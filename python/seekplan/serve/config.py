@@ -42,7 +42,9 @@ class Limits(BaseModel):
 class StageConfig(BaseModel):
     """The service's settings; every field has a default except the catalog."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Infinity passes gt=0 but is no time scale or capacity: it stopped the
+    # clock's worker thread with the service still listening.
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     #: The endpoint's identifier in discovery (`sitename`).
     sitename: str = "seekplan-tape"
@@ -72,8 +74,9 @@ class StageConfig(BaseModel):
     #: Capacity of a tape in GB (1e9 bytes): what the session-fraction read
     #: model and the recall strategies count a tape's share by. Default: the
     #: catalogued drive's. Set it when the library's cartridges are not the
-    #: ordering drive's (KIT's T10000D tapes hold 8,500 GB).
-    tape_capacity_gb: float | None = Field(default=None, gt=0)
+    #: ordering drive's (KIT's T10000D tapes hold 8,500 GB). At most 1e9 GB
+    #: (an exabyte), so its bytes stay a 64-bit integer.
+    tape_capacity_gb: float | None = Field(default=None, gt=0, le=1e9)
     #: Ordering algorithm for the reads on a mounted tape.
     order: str = "best"
     #: Which tape's files go to the drives next: `fifo` (arrival order, as

@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy.engine import Connection, Engine
 
+from seekplan.errors import quote
 from seekplan.hardware import Hardware
 from seekplan.serve import db
 from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
@@ -376,7 +377,7 @@ class Service:
     def _own(self, client: str, request_id: str) -> Summary:
         s = self.summaries.get(request_id)
         if s is None or s.deleted:
-            raise ApiError(404, "Not found", f"no stage request {request_id!r}")
+            raise ApiError(404, "Not found", f"no stage request {quote(request_id)}")
         if s.client != client:
             raise ApiError(403, "Forbidden", f"stage request {request_id!r} is another client's")
         return s

@@ -291,6 +291,11 @@ pub const DAY: f64 = 86_400.0;
 /// against the T10000B's few minutes.
 pub const MAX_SERVICE_S: f64 = 30.0 * DAY;
 
+/// The longest `scheduler.max_waiting_time_s`: a year, against the paper's
+/// day. Past about 1e12 s the run's time grew with it (1e13 s: 24 s, 1e15 s:
+/// no end in sight), for no different schedule.
+pub const MAX_WAITING_S: f64 = 365.0 * DAY;
+
 /// The most requests a run may expect to generate (rate x duration): a cost
 /// cap, so that a typo cannot ask for a run of days.
 pub const MAX_EXPECTED_REQUESTS: f64 = 1e7;
@@ -398,6 +403,15 @@ impl ArchiveConfig {
             return Err(Error::invalid(
                 "scheduler.min_lb_interval_s",
                 format!("must be at least 60 s, got {}", s.min_lb_interval_s),
+            ));
+        }
+        if s.max_waiting_time_s > MAX_WAITING_S {
+            return Err(Error::invalid(
+                "scheduler.max_waiting_time_s",
+                format!(
+                    "at most {MAX_WAITING_S} s (a year), got {}",
+                    s.max_waiting_time_s
+                ),
             ));
         }
         for (f, v) in [

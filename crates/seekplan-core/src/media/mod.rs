@@ -23,7 +23,7 @@ pub use metrics::{fairness, Metrics, Summary};
 pub use registry::Algorithm;
 pub use request::{Class, Request};
 pub use round::{Dir, Round};
-pub use study::{MediaStudy, StudyAxes, MAX_C_REQUESTS};
+pub use study::{MediaStudy, StudyAxes, MAX_C_REQUESTS, MAX_STUDY_RUNS};
 pub use trace::{RoundTrace, Served};
 pub use workload::Workload;
 

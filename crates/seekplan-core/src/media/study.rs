@@ -16,6 +16,11 @@ use serde::{Deserialize, Serialize};
 /// disk serves (the paper's serves about 45); a billion exhausted memory.
 pub const MAX_C_REQUESTS: u32 = 10_000;
 
+/// At most this many runs in one study (algorithms x lambdas x runs): far
+/// beyond a paper's sweep (Balafoutis's is a few hundred); each run is a
+/// point the sweep keeps in memory, and `runs: 1000000000` exhausted it.
+pub const MAX_STUDY_RUNS: u64 = 100_000;
+
 /// What a study compares.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, default)]
@@ -77,6 +82,19 @@ impl MediaStudy {
         }
         if a.runs == 0 {
             return Err(Error::invalid("runs", "must be at least 1"));
+        }
+        let total = a.algorithms.len() as u64 * a.lambdas.len() as u64 * u64::from(a.runs);
+        if total > MAX_STUDY_RUNS {
+            return Err(Error::invalid(
+                "runs",
+                format!(
+                    "{} algorithm(s) x {} lambda(s) x {} run(s) are {total} runs, \
+                     more than {MAX_STUDY_RUNS}",
+                    a.algorithms.len(),
+                    a.lambdas.len(),
+                    a.runs
+                ),
+            ));
         }
         if self.base.c_requests > MAX_C_REQUESTS {
             return Err(Error::invalid(

@@ -78,6 +78,12 @@ impl LtoSpec {
         if self.lpos_max <= self.lpos_min {
             return Err(Error::invalid("lpos_max", "must exceed lpos_min"));
         }
+        if self.wraps > super::MAX_TRACKS {
+            return Err(Error::invalid(
+                "wraps",
+                format!("at most {}, got {}", super::MAX_TRACKS, self.wraps),
+            ));
+        }
         if !self.wraps.is_multiple_of(self.bands) {
             return Err(Error::invalid(
                 "wraps",

@@ -45,6 +45,11 @@ impl CostMatrix<'static> {
     }
 }
 
+/// Longest line of a CSV matrix: a row of three million entries of twenty
+/// characters, beyond any matrix that fits in memory. Past it the input is
+/// not a matrix (`/dev/zero` grew the unfinished line to 23 GB).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
 /// Parses a CSV cost matrix fed in chunks of any size, so a large file is
 /// never held in memory beside the matrix: one row per line, comma-separated
 /// seconds, no header. Blank lines are skipped and a UTF-8 byte-order mark at
@@ -74,6 +79,16 @@ impl CsvMatrixReader {
             rest = &rest[at + 1..];
         }
         self.partial.extend_from_slice(rest);
+        if self.partial.len() > MAX_LINE_BYTES {
+            return Err(Error::invalid(
+                "matrix",
+                format!(
+                    "line {}: longer than {MAX_LINE_BYTES} bytes without a line break \
+                     (not a CSV matrix?)",
+                    self.lines + 1
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -108,7 +123,10 @@ impl CsvMatrixReader {
         if self.rows == 0 {
             self.n = width;
             let want = width.saturating_mul(width).saturating_sub(self.data.len());
-            self.data.reserve(want);
+            // A reservation the allocator refuses is skipped, and the rows
+            // grow the vector as they come: a 2 MB first row of a million
+            // entries asked for 8 TB, and `reserve` aborted the process.
+            let _ = self.data.try_reserve(want);
         } else if width != self.n {
             return Err(Error::invalid(
                 "matrix",
@@ -241,16 +259,23 @@ fn check_entries(n: usize, values: impl Iterator<Item = f64>) -> Result<()> {
     Ok(())
 }
 
+/// Characters of a bad cell quoted back in an error.
+const QUOTED_CHARS: usize = 40;
+
 fn parse_cell(cell: &[u8], line: usize, col: usize) -> Result<f64> {
     let text = std::str::from_utf8(cell)
         .map_err(|_| Error::invalid("matrix", format!("line {line} column {col}: not UTF-8")))?;
     let v: f64 = text.trim().parse().map_err(|_| {
+        // At most QUOTED_CHARS of the cell: a 3 MB "cell" was echoed whole.
+        let shown: String = text.trim().chars().take(QUOTED_CHARS).collect();
+        let cut = if shown.len() < text.trim().len() {
+            "..."
+        } else {
+            ""
+        };
         Error::invalid(
             "matrix",
-            format!(
-                "line {line} column {col}: {:?} is not a number",
-                text.trim()
-            ),
+            format!("line {line} column {col}: {shown:?}{cut} is not a number"),
         )
     })?;
     if !(v.is_finite() && v >= 0.0) {
@@ -271,6 +296,13 @@ mod tests {
         let m = CostMatrix::parse_csv(b"\xEF\xBB\xBF0,1.5\r\n\n2, 0\n").unwrap();
         let r = CostMatrix::from_rows(vec![vec![0.0, 1.5], vec![2.0, 0.0]]).unwrap();
         assert_eq!(m, r);
+    }
+
+    #[test]
+    fn a_long_bad_cell_is_quoted_cut_short() {
+        let text = vec![b'x'; 1 << 20];
+        let e = CostMatrix::parse_csv(&text).unwrap_err().to_string();
+        assert!(e.len() < 200 && e.contains("\"... is not a number"), "{e}");
     }
 
     #[test]

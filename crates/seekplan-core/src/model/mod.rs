@@ -16,6 +16,12 @@ pub mod registry;
 pub mod serpentine;
 pub mod short_seek;
 
+/// At most this many tracks (serpentine) or wraps (LTO) on a tape: far
+/// beyond any cartridge (an LTO-9 tape has 280 wraps, the MLR1 72 tracks).
+/// The models keep a start block per track, so 4e9 tracks in a device file
+/// asked for 32 GB and aborted the process.
+pub const MAX_TRACKS: u32 = 100_000;
+
 pub use cta::{cta_cost, CtaModel};
 pub use four_region::{FourRegionModel, FourRegionSpec, TrackGrid};
 pub use geometry::{classify, Direction, Physical, SeekClass};

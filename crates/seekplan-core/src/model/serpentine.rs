@@ -59,6 +59,12 @@ impl SerpentineSpec {
             ("turn_s", self.turn_s),
         ];
         require_non_negative(&non_negative)?;
+        if self.tracks > super::MAX_TRACKS {
+            return Err(Error::invalid(
+                "tracks",
+                format!("at most {}, got {}", super::MAX_TRACKS, self.tracks),
+            ));
+        }
         if self.capacity_bytes / self.block_bytes < self.tracks as u64 {
             return Err(Error::invalid("capacity_bytes", "fewer blocks than tracks"));
         }

@@ -10,7 +10,6 @@ use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{branch_and_bound, Budget};
 use crate::{Error, Result};
-use std::time::Instant;
 
 /// Matrix entries the search may scan (each child relaxation scans the
 /// whole matrix once): about a second of CPU on this project's machine,
@@ -47,7 +46,7 @@ pub(crate) fn plan_with(
     let budget = Budget {
         scans: SCANS,
         patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
-        deadline: options.time_limit.map(|t| Instant::now() + t),
+        deadline: options.deadline(),
     };
     let found = branch_and_bound(m, &cost, incumbent.as_deref(), budget);
     (d.path(&found.succ), found.optimal)

@@ -39,8 +39,10 @@ impl Default for Options {
 
 impl Options {
     /// When a run started now must stop improving, if it has a time limit.
+    /// A limit past what the clock can represent (centuries) is no limit:
+    /// adding it to now would overflow and panic.
     pub fn deadline(&self) -> Option<Instant> {
-        self.time_limit.map(|t| Instant::now() + t)
+        self.time_limit.and_then(|t| Instant::now().checked_add(t))
     }
 
     /// These options with the time left before `deadline` as the limit
