@@ -45,6 +45,12 @@ impl CostMatrix<'static> {
     }
 }
 
+/// Most nodes of an explicit matrix: 50,000 nodes are 2.5·10⁹ entries (10 GB
+/// as float32) and `best` over them takes many minutes; a larger batch is
+/// ordered on a drive model, which builds no matrix. A sparse `.npy` file
+/// declaring 100,000 × 100,000 ran without end before this limit.
+pub const MAX_NODES: usize = 50_000;
+
 /// Longest line of a CSV matrix: a row of three million entries of twenty
 /// characters, beyond any matrix that fits in memory. Past it the input is
 /// not a matrix (`/dev/zero` grew the unfinished line to 23 GB).
@@ -121,6 +127,7 @@ impl CsvMatrixReader {
         }
         let width = self.data.len() - before;
         if self.rows == 0 {
+            check_nodes(width)?;
             self.n = width;
             let want = width.saturating_mul(width).saturating_sub(self.data.len());
             // A reservation the allocator refuses is skipped, and the rows
@@ -218,10 +225,23 @@ fn not_square(row: usize, len: usize, n: usize) -> Error {
     )
 }
 
+fn check_nodes(n: usize) -> Result<()> {
+    if n > MAX_NODES {
+        return Err(Error::invalid(
+            "matrix",
+            format!(
+                "has {n} nodes, at most {MAX_NODES}: order a larger batch on a drive model (--drive)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn check_shape(n: usize, len: usize) -> Result<()> {
     if n == 0 {
         return Err(Error::invalid("matrix", "is empty"));
     }
+    check_nodes(n)?;
     if n.checked_mul(n) != Some(len) {
         return Err(Error::invalid(
             "matrix",
@@ -296,6 +316,16 @@ mod tests {
         let m = CostMatrix::parse_csv(b"\xEF\xBB\xBF0,1.5\r\n\n2, 0\n").unwrap();
         let r = CostMatrix::from_rows(vec![vec![0.0, 1.5], vec![2.0, 0.0]]).unwrap();
         assert_eq!(m, r);
+    }
+
+    #[test]
+    fn matrices_past_the_node_limit_are_refused_before_their_entries_are_read() {
+        let n = MAX_NODES + 1;
+        let e = CostMatrix::from_flat_f32(n, Cow::Owned(Vec::new())).unwrap_err();
+        assert!(e.to_string().contains("at most 50000"), "{e}");
+        let row = vec!["0"; n].join(",");
+        let e = CostMatrix::parse_csv(row.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains(&format!("has {n} nodes")), "{e}");
     }
 
     #[test]
