@@ -109,10 +109,12 @@ impl Neighbours {
         let mut preds: Vec<Vec<(f64, usize)>> = vec![Vec::with_capacity(k); nodes];
         let mut worst = vec![f64::INFINITY; nodes];
         let mut row: Vec<(f64, usize)> = Vec::with_capacity(nodes);
+        let mut costs = vec![0.0; nodes];
         for u in 0..nodes {
             row.clear();
+            d.row(u, &mut costs);
             for v in (0..nodes).filter(|&v| v != u) {
-                let c = d.cost(u, v);
+                let c = costs[v];
                 row.push((c, v));
                 let into = &mut preds[v];
                 if into.len() < k {
