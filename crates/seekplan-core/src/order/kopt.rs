@@ -25,19 +25,20 @@ const K: usize = 5;
 /// stilt at 316 nodes, instance seed 2, kick seeds 1–4, `best` ended
 /// 0.95–1.63 % above LKH-3 without these moves, 0.83–1.24 % with breadths
 /// 5, 5, 3, 2, 0.55–0.90 % with these and 0.20–0.74 % with 16, 12, 8, 4
-/// for about 1.3 times these' CPU (2026-11-25).
+/// at about 1.3 times the CPU (2026-11-25).
 const BREADTH: [usize; K - 1] = [10, 8, 5, 3];
 
 /// Largest tour (requests) these moves run on. At 1,000 nodes (rtilt,
 /// stilt, crane, instance seed 1) they cost 23–108 % more CPU for tours
-/// 0.15 % longer to 0.5 % shorter (2026-11-25), where the restarts
-/// ([`super::trials`]) that make up the rest of the search no longer run.
+/// from 0.15 % longer to 0.5 % shorter (2026-11-25); the restarts of
+/// [`super::trials`] stop short of that size too.
 const MAX_NODES: usize = 500;
 
 /// Improves the tour by sequential reversal-free k-opt moves until none
-/// helps (on tours of at most [`MAX_NODES`] requests); returns the gain. With `focus`, only moves from those nodes and
-/// from nodes next to a change are tried (after a kick); without, from
-/// every node, in rounds until one moves nothing.
+/// helps (on tours of at most [`MAX_NODES`] requests); returns the gain.
+/// With `focus`, only moves from those nodes and from nodes next to a
+/// change are tried (after a kick); without, from every node, in rounds
+/// until one moves nothing.
 pub(crate) fn k_opt(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usize]>) -> f64 {
     if tour.len() < 5 || tour.len() > MAX_NODES + 1 {
         return 0.0;
