@@ -21,6 +21,30 @@ const CANDIDATES: usize = 12;
 /// Reduced costs down to this (relative to the largest cost) count as zero.
 const REL_EPS: f64 = 1e-12;
 
+/// The costs [`sparse_assignment`] reads: single entries, and whole rows
+/// for its passes over every entry. Any `Fn(row, column) -> f64` is one,
+/// reading a row entry by entry; a stored matrix reads it as one slice.
+pub trait Costs {
+    /// The cost of row `i`, column `j`.
+    fn cost(&self, i: usize, j: usize) -> f64;
+
+    /// Row `i`'s costs into `out`, one per column (the diagonal entry is
+    /// left as it was): the same values as [`Costs::cost`].
+    fn row(&self, i: usize, out: &mut [f64]) {
+        for (j, o) in out.iter_mut().enumerate() {
+            if j != i {
+                *o = self.cost(i, j);
+            }
+        }
+    }
+}
+
+impl<F: Fn(usize, usize) -> f64> Costs for F {
+    fn cost(&self, i: usize, j: usize) -> f64 {
+        self(i, j)
+    }
+}
+
 /// A float that orders totally, for the heap.
 #[derive(Clone, Copy, PartialEq)]
 struct Key(f64);
@@ -151,21 +175,21 @@ impl TopK {
 }
 
 /// Every finite (column, cost) pair of row `i` (diagonal excluded).
-fn whole_row(m: usize, i: usize, cost: &impl Fn(usize, usize) -> f64) -> Vec<(usize, f64)> {
+fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
     (0..m)
         .filter(|&j| j != i)
-        .map(|j| (j, cost(i, j)))
+        .map(|j| (j, cost.cost(i, j)))
         .filter(|e| e.1.is_finite())
         .collect()
 }
 
 /// Solves the assignment problem over `m` rows and columns with costs
-/// `cost(i, j)` (the diagonal is excluded; infinite entries are forbidden)
+/// `cost.cost(i, j)` (the diagonal is excluded; infinite entries are forbidden)
 /// reading each entry a few times and storing O(m) of them. Returns `None`
 /// when a row finds no augmenting path even with all its finite entries
 /// as candidates (no assignment of finite entries exists, or one needs
 /// other rows' far-from-cheapest entries: callers then do without it).
-pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option<Assignment> {
+pub fn sparse_assignment(m: usize, cost: impl Costs) -> Option<Assignment> {
     if m < 2 {
         return None;
     }
@@ -174,11 +198,13 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     // starts from (dual feasible for every entry).
     let mut adj: Vec<Vec<(usize, f64)>> = Vec::with_capacity(m);
     let mut v = vec![f64::INFINITY; m];
+    let mut row = vec![0.0; m];
     for i in 0..m {
         let mut top = TopK::new(CANDIDATES);
+        cost.row(i, &mut row);
         for (j, vj) in v.iter_mut().enumerate() {
             if j != i {
-                let c = cost(i, j);
+                let c = row[j];
                 if c < *vj {
                     *vj = c;
                 }
@@ -251,8 +277,9 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
         free.clear();
         for i in 0..m {
             let mut added = false;
+            cost.row(i, &mut row);
             for j in (0..m).filter(|&j| j != i) {
-                let c = cost(i, j);
+                let c = row[j];
                 if c.is_finite() && c - s.m.u[i] - s.m.v[j] < -REL_EPS * scale {
                     s.adj[i].push((j, c));
                     added = true;
@@ -273,11 +300,11 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
     debug_assert!(
         (0..m).all(|i| {
             let j = s.m.row_col[i];
-            (cost(i, j) - s.m.u[i] - s.m.v[j]).abs() <= 1e-9 * scale
+            (cost.cost(i, j) - s.m.u[i] - s.m.v[j]).abs() <= 1e-9 * scale
         }),
         "an assigned edge is not tight"
     );
-    let total = (0..m).map(|i| cost(i, s.m.row_col[i])).sum();
+    let total = (0..m).map(|i| cost.cost(i, s.m.row_col[i])).sum();
     Some(Assignment {
         succ: s.m.row_col,
         total,
@@ -291,12 +318,12 @@ pub fn sparse_assignment(m: usize, cost: impl Fn(usize, usize) -> f64) -> Option
 /// the column's potential so that they stay dual feasible: a free column has
 /// no matched edge to keep tight. False when no column is free or no entry
 /// was added.
-fn open_free_columns(s: &mut Solver, cost: &impl Fn(usize, usize) -> f64) -> bool {
+fn open_free_columns(s: &mut Solver, cost: &impl Costs) -> bool {
     let m = s.m.v.len();
     let mut added = false;
     for f in (0..m).filter(|&f| s.m.col_row[f] == FREE) {
         for r in (0..m).filter(|&r| r != f) {
-            let c = cost(r, f);
+            let c = cost.cost(r, f);
             if c.is_finite() && !s.adj[r].iter().any(|&(j, _)| j == f) {
                 s.adj[r].push((f, c));
                 s.m.v[f] = s.m.v[f].min(c - s.m.u[r]);

@@ -200,6 +200,27 @@ impl<'a> CostMatrix<'a> {
         }
     }
 
+    /// Costs from node `i` to each node `to` yields, into `out` (one per
+    /// node): one row slice, its storage type matched once, rather than a
+    /// [`CostMatrix::get`] per entry.
+    pub fn gather(&self, i: usize, to: impl IntoIterator<Item = usize>, out: &mut [f64]) {
+        let row = i * self.n..(i + 1) * self.n;
+        match &self.entries {
+            Entries::F64(d) => {
+                let r = &d[row];
+                for (o, j) in out.iter_mut().zip(to) {
+                    *o = r[j];
+                }
+            }
+            Entries::F32(d) => {
+                let r = &d[row];
+                for (o, j) in out.iter_mut().zip(to) {
+                    *o = f64::from(r[j]);
+                }
+            }
+        }
+    }
+
     /// The entries, row-major, as an owned `f64` vector (no copy when they
     /// already are one).
     pub fn into_flat(self) -> Vec<f64> {

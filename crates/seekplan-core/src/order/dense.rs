@@ -198,6 +198,26 @@ impl<'p> Dense<'p> {
         }
     }
 
+    /// Costs from node `i` to every node, the depot last, into `out` (n + 1
+    /// long): the values of [`Dense::cost`], an explicit or stored matrix
+    /// read a row at a time.
+    pub(crate) fn row(&self, i: usize, out: &mut [f64]) {
+        let n = self.n;
+        match &self.source {
+            Source::Matrix(cost) => out.copy_from_slice(&cost[i * (n + 1)..(i + 1) * (n + 1)]),
+            Source::Direct(problem) => {
+                let head = if i == n { Head::Start } else { Head::After(i) };
+                problem.locate_row(head, out);
+                out[n] = if i == n { 0.0 } else { problem.finish(head) };
+            }
+            Source::Positions(_) => {
+                for (j, o) in out.iter_mut().enumerate() {
+                    *o = self.cost(i, j);
+                }
+            }
+        }
+    }
+
     /// For each place k of `order` (0..=len) where `r` could be inserted,
     /// calls `f(k, C(x,r), C(r,y))` with x, y its neighbours there (the depot
     /// at both ends): MPScan*'s inner loop, timed without a dispatch per move.
@@ -248,6 +268,16 @@ impl<'p> Dense<'p> {
             Source::Matrix(cost) => {
                 let row = &cost[i * (self.n + 1)..(i + 1) * (self.n + 1)];
                 cheapest(among, |j| row[j])
+            }
+            Source::Direct(problem) if !among.contains(&self.n) => {
+                let head = if i == self.n {
+                    Head::Start
+                } else {
+                    Head::After(i)
+                };
+                let mut costs = vec![0.0; among.len()];
+                problem.locate_among(head, among, &mut costs);
+                cheapest_of(among, &costs)
             }
             Source::Direct(_) => cheapest(among, |j| self.cost(i, j)),
         }
@@ -360,6 +390,18 @@ fn cheapest(among: &[usize], cost: impl Fn(usize) -> f64) -> Option<usize> {
         .map(|(k, _)| k)
 }
 
+/// [`cheapest`] with the costs read beforehand: `costs[k]` is the cost
+/// to `among[k]`.
+fn cheapest_of(among: &[usize], costs: &[f64]) -> Option<usize> {
+    among
+        .iter()
+        .zip(costs)
+        .enumerate()
+        .map(|(k, (&j, &c))| (k, (c, j)))
+        .min_by(|a, b| a.1.partial_cmp(&b.1).expect("finite costs"))
+        .map(|(k, _)| k)
+}
+
 /// [`cheapest`] on cached positions.
 struct Cheapest<'a> {
     from: Pos,
@@ -372,5 +414,60 @@ impl PosJob for Cheapest<'_> {
 
     fn run(self, locate: impl Fn(Pos, Pos) -> f64) -> Option<usize> {
         cheapest(self.among, |j| locate(self.from, self.to[j]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostMatrix;
+    use proptest::prelude::*;
+    use std::borrow::Cow;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Row reads give exactly the entry-by-entry costs, on f64 and f32
+        /// matrices, with and without an end node, and SLTF's cheapest
+        /// move is the same either way.
+        #[test]
+        fn row_reads_equal_entry_reads(
+            n in 2usize..30,
+            raw in proptest::collection::vec(0.0f32..1e4, 900),
+            start in 0usize..30,
+            end in proptest::option::of(0usize..30),
+            among_keys in proptest::collection::vec(any::<bool>(), 30),
+        ) {
+            let (start, end) = (start % n, end.map(|e| e % n));
+            let f32s: Vec<f32> = raw[..n * n].to_vec();
+            let f64s: Vec<f64> = f32s.iter().map(|&v| f64::from(v)).collect();
+            let matrices = [
+                CostMatrix::from_flat(n, Cow::Owned(f64s)).unwrap(),
+                CostMatrix::from_flat_f32(n, Cow::Owned(f32s)).unwrap(),
+            ];
+            for matrix in &matrices {
+                let problem = Problem::matrix(matrix, start, end).unwrap();
+                let d = Dense {
+                    n: problem.len(),
+                    source: Source::Direct(&problem),
+                };
+                let stored = Dense::matrix(&problem);
+                let m = d.len() + 1;
+                let mut row = vec![0.0; m];
+                let among: Vec<usize> = (0..d.len()).filter(|&j| among_keys[j]).collect();
+                for i in 0..m {
+                    for costs in [&d, &stored] {
+                        costs.row(i, &mut row);
+                        for (j, &c) in row.iter().enumerate() {
+                            if i != j {
+                                prop_assert_eq!(c, d.cost(i, j));
+                            }
+                        }
+                    }
+                    let by_entry = cheapest(&among, |j| d.cost(i, j));
+                    prop_assert_eq!(d.cheapest(i, &among), by_entry);
+                }
+            }
+        }
     }
 }

@@ -4,9 +4,11 @@
 //! request's nearest neighbours, so a pass costs O(n·k) rather than O(n²),
 //! and after the first pass only requests next to a change are looked at again.
 //! On nearly symmetric costs the search also runs chains of Or-3opt swaps
-//! ([`super::or_chain`]) and Lin–Kernighan flip chains.
+//! ([`super::or_chain`]), Lin–Kernighan flip chains and sequential
+//! reversal-free 5-opt moves ([`super::kopt`]).
 
 use super::dense::Dense;
+use super::kopt::k_opt;
 use super::lk::lin_kernighan;
 use super::or_chain::or_chains;
 use super::tour::Tour;
@@ -109,10 +111,12 @@ impl Neighbours {
         let mut preds: Vec<Vec<(f64, usize)>> = vec![Vec::with_capacity(k); nodes];
         let mut worst = vec![f64::INFINITY; nodes];
         let mut row: Vec<(f64, usize)> = Vec::with_capacity(nodes);
+        let mut costs = vec![0.0; nodes];
         for u in 0..nodes {
             row.clear();
+            d.row(u, &mut costs);
             for v in (0..nodes).filter(|&v| v != u) {
-                let c = d.cost(u, v);
+                let c = costs[v];
                 row.push((c, v));
                 let into = &mut preds[v];
                 if into.len() < k {
@@ -316,15 +320,18 @@ pub(crate) fn or_3opt(
     gain
 }
 
-/// Or-opt, Or-3opt and, on a tour that tracks reversals, Or-3opt chains and
-/// Lin–Kernighan in turn until none improves the tour; returns the gain.
+/// Or-opt, Or-3opt and, on a tour that tracks reversals, Or-3opt chains,
+/// Lin–Kernighan and 5-opt in turn until none improves the tour; returns
+/// the gain.
 /// With `focus` (a kick's endpoints), each starts only there.
 fn alternate(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usize]>) -> f64 {
     let mut gain = or_opt(d, near, tour, focus);
     loop {
         let mut more = or_3opt(d, near, tour, focus);
         if tour.sums.is_some() {
-            more += or_chains(d, near, tour, focus) + lin_kernighan(d, near, tour, focus);
+            more += or_chains(d, near, tour, focus)
+                + lin_kernighan(d, near, tour, focus)
+                + k_opt(d, near, tour, focus);
         }
         if more <= EPS {
             return gain + more;
@@ -339,7 +346,7 @@ pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usi
     alternate(d, near, tour, Some(focus))
 }
 
-/// Or-opt and Or-3opt (and Or-3opt chains and Lin–Kernighan when
+/// Or-opt and Or-3opt (and Or-3opt chains, Lin–Kernighan and 5-opt when
 /// `reversals`) in turn until none improves `order`; returns the gain.
 pub(crate) fn descend(
     d: &Dense,

@@ -9,6 +9,7 @@ mod dense;
 mod edge_sums;
 mod fifo;
 mod ils;
+mod kopt;
 mod lk;
 mod local_search;
 mod loss;

@@ -2,7 +2,7 @@
 //! the head must end. Schedulers read costs from here; the costs come from a
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
-use crate::atsp::{sparse_assignment, Assignment};
+use crate::atsp::{sparse_assignment, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::{Error, Moves, Result};
 use std::sync::OnceLock;
@@ -143,17 +143,7 @@ impl<'a> Problem<'a> {
     /// solver finds none (see [`sparse_assignment`]).
     pub(crate) fn positioning_assignment(&self) -> Option<&Assignment> {
         self.assignment
-            .get_or_init(|| {
-                let n = self.len();
-                let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
-                sparse_assignment(n + 1, |i, j| {
-                    if j == n {
-                        self.finish(head(i))
-                    } else {
-                        self.locate(head(i), j)
-                    }
-                })
-            })
+            .get_or_init(|| sparse_assignment(self.len() + 1, Positioning(self)))
             .as_ref()
     }
 
@@ -179,6 +169,57 @@ impl<'a> Problem<'a> {
                     Head::After(i) => nodes[i],
                 };
                 matrix.get(from, nodes[j])
+            }
+        }
+    }
+
+    /// Seconds to position from `head` to each request of `among`, into
+    /// `out` (as long as `among`): the same values as [`Problem::locate`],
+    /// read from one row of an explicit matrix at a time.
+    pub fn locate_among(&self, head: Head, among: &[usize], out: &mut [f64]) {
+        match &self.source {
+            Source::Matrix {
+                matrix,
+                nodes,
+                start,
+                ..
+            } => {
+                let from = match head {
+                    Head::Start => *start,
+                    Head::After(i) => nodes[i],
+                };
+                matrix.gather(from, among.iter().map(|&j| nodes[j]), out);
+            }
+            Source::Tape { .. } => {
+                for (o, &j) in out.iter_mut().zip(among) {
+                    *o = self.locate(head, j);
+                }
+            }
+        }
+    }
+
+    /// Seconds to position from `head` to every request, in request order,
+    /// into `out` (at least [`Problem::len`] long): as
+    /// [`Problem::locate_among`] over all requests.
+    pub fn locate_row(&self, head: Head, out: &mut [f64]) {
+        let n = self.len();
+        match &self.source {
+            Source::Matrix {
+                matrix,
+                nodes,
+                start,
+                ..
+            } => {
+                let from = match head {
+                    Head::Start => *start,
+                    Head::After(i) => nodes[i],
+                };
+                matrix.gather(from, nodes.iter().copied(), &mut out[..n]);
+            }
+            Source::Tape { .. } => {
+                for (j, o) in out[..n].iter_mut().enumerate() {
+                    *o = self.locate(head, j);
+                }
             }
         }
     }
@@ -352,5 +393,36 @@ impl<'a> Problem<'a> {
             Head::Start => start,
             Head::After(i) => ends[i],
         }
+    }
+}
+
+/// A problem's positioning costs over its requests and the start/end depot
+/// (node n), as the sparse assignment reads them: whole rows at a time.
+struct Positioning<'p, 'a>(&'p Problem<'a>);
+
+impl Positioning<'_, '_> {
+    fn head(&self, i: usize) -> Head {
+        if i == self.0.len() {
+            Head::Start
+        } else {
+            Head::After(i)
+        }
+    }
+}
+
+impl Costs for Positioning<'_, '_> {
+    fn cost(&self, i: usize, j: usize) -> f64 {
+        if j == self.0.len() {
+            self.0.finish(self.head(i))
+        } else {
+            self.0.locate(self.head(i), j)
+        }
+    }
+
+    fn row(&self, i: usize, out: &mut [f64]) {
+        let n = self.0.len();
+        let head = self.head(i);
+        self.0.locate_row(head, out);
+        out[n] = self.0.finish(head);
     }
 }

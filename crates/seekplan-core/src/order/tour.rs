@@ -10,6 +10,9 @@ enum Change {
     Rotate(usize, usize, usize),
     /// Positions start..end reversed.
     Reverse(usize, usize),
+    /// Positions from the first field on overwritten; the second holds
+    /// what they were.
+    Replace(usize, Vec<usize>),
 }
 
 /// An order as a cycle through the depot (index 0), with each node's
@@ -96,6 +99,16 @@ impl Tour {
         self.log.push(Change::Reverse(range.start, range.end));
     }
 
+    /// Overwrites positions from `start` on with `nodes`, which must be the
+    /// same nodes in another order, keeping positions current.
+    pub(super) fn replace(&mut self, start: usize, nodes: &[usize]) {
+        let end = start + nodes.len();
+        let old = self.t[start..end].to_vec();
+        self.t[start..end].copy_from_slice(nodes);
+        self.renumber(start, end);
+        self.log.push(Change::Replace(start, old));
+    }
+
     /// Forgets the logged changes: they stay.
     pub(crate) fn commit(&mut self) {
         self.log.clear();
@@ -112,6 +125,10 @@ impl Tour {
                 Change::Reverse(a, b) => {
                     self.t[a..b].reverse();
                     (a, b)
+                }
+                Change::Replace(a, old) => {
+                    self.t[a..a + old.len()].copy_from_slice(&old);
+                    (a, a + old.len())
                 }
             };
             self.renumber(a, b);
