@@ -139,11 +139,15 @@ def test_a_line_without_end_is_refused_before_it_fills_memory():
 
 def test_a_wide_first_row_does_not_reserve_its_square(cli, tmp_path):
     """A 2 MB first row of a million entries reserved 8 TB for the matrix
-    and aborted the process (exit 134)."""
+    and aborted the process (exit 134); it is now past the node limit, and a
+    row at the limit (a 20 GB square) reserves nothing it cannot have."""
     wide = tmp_path / "wide.csv"
     wide.write_text(",".join(["0"] * 1_000_000) + "\n")
     r = cli("order", "--matrix", wide)
-    assert r.exit_code == 2 and "is not square: 1 rows of 1000000 entries" in r.output
+    assert r.exit_code == 2 and "has 1000000 nodes, at most 50000" in r.output
+    wide.write_text(",".join(["0"] * 50_000) + "\n")
+    r = cli("order", "--matrix", wide)
+    assert r.exit_code == 2 and "is not square: 1 rows of 50000 entries" in r.output
 
 
 def test_a_long_bad_cell_is_quoted_cut_short(cli, tmp_path):
