@@ -110,3 +110,18 @@ def test_a_device_file_past_a_mebibyte_is_refused_before_parsing(cli, tmp_path):
 def test_a_device_file_that_is_a_directory_is_not_said_missing(cli, tmp_path):
     r = cli("drives", "--devices", tmp_path)
     assert r.exit_code == 2 and f"device file {tmp_path} is not a regular file" in r.output
+
+
+def test_numbers_with_an_exponent_and_no_dot_are_floats(tmp_path):
+    """YAML 1.1 (PyYAML) reads `1e9` as text; configs read it as JSON does."""
+    path = tmp_path / "c.yaml"
+    path.write_text("a: 1e9\nb: -2E-3\nc: 1.5e+3\nd: 10\ne: 1e\nf: '1e9'\n")
+    assert load_yaml(path) == {"a": 1e9, "b": -2e-3, "c": 1500.0, "d": 10, "e": "1e", "f": "1e9"}
+
+
+def test_a_duration_written_with_an_exponent_runs(cli, tmp_path):
+    """`duration_h: 1e-2` used to fail with "expected f64"."""
+    path = tmp_path / "recall.yaml"
+    path.write_text("duration_h: 1e-2\nworkload: {kind: kit, scale: 0.001}\n")
+    r = cli("simulate", "recall", str(path), "--out", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output

@@ -5,6 +5,7 @@ file, the field and the bad value when something is wrong."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,6 +87,20 @@ def _first_foreign(data: Any) -> tuple[str, Any] | None:
     return None
 
 
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, reading a number with an exponent and no dot
+    (``1e9``, ``2E-3``) as a float, as YAML 1.2 and JSON do: PyYAML follows
+    YAML 1.1, which reads it as text, so ``rate_mb_s: 1e3`` failed with
+    "expected f64"."""
+
+
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
+
+
 def load_yaml(path: str | Path) -> Any:
     """The parsed content of a YAML file; unreadable files, bad YAML,
     documents that expand past :data:`MAX_CONFIG_VALUES` values and values
@@ -93,7 +108,7 @@ def load_yaml(path: str | Path) -> Any:
     p = Path(path)
     text = read_text(p, "config", MAX_CONFIG_CHARS)
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as e:
         raise SeekplanError(f"{p}: not valid YAML ({e})") from None
     except RecursionError:

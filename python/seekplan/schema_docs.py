@@ -69,6 +69,10 @@ def render() -> str:
         "Generated from the core's JSON Schemas by `python -m seekplan.schema_docs`;",
         "do not edit by hand (`seekplan schema NAME` prints the schema itself).",
         "",
+        "Configs are YAML. A number may be written with an exponent and no dot",
+        "(`1e9`, `2E-3`): seekplan reads it as a number, as JSON and YAML 1.2 do",
+        "(YAML 1.1 readers would take it for text).",
+        "",
     ]
     for name, description in _core.schema_names():
         schema = json.loads(_core.schema(name))
