@@ -163,13 +163,7 @@ impl<'a> Problem<'a> {
                 nodes,
                 start,
                 ..
-            } => {
-                let from = match head {
-                    Head::Start => *start,
-                    Head::After(i) => nodes[i],
-                };
-                matrix.get(from, nodes[j])
-            }
+            } => matrix.get(matrix_node(head, *start, nodes), nodes[j]),
         }
     }
 
@@ -184,10 +178,7 @@ impl<'a> Problem<'a> {
                 start,
                 ..
             } => {
-                let from = match head {
-                    Head::Start => *start,
-                    Head::After(i) => nodes[i],
-                };
+                let from = matrix_node(head, *start, nodes);
                 matrix.gather(from, among.iter().map(|&j| nodes[j]), out);
             }
             Source::Tape { .. } => {
@@ -210,10 +201,7 @@ impl<'a> Problem<'a> {
                 start,
                 ..
             } => {
-                let from = match head {
-                    Head::Start => *start,
-                    Head::After(i) => nodes[i],
-                };
+                let from = matrix_node(head, *start, nodes);
                 matrix.gather(from, nodes.iter().copied(), &mut out[..n]);
             }
             Source::Tape { .. } => {
@@ -239,13 +227,7 @@ impl<'a> Problem<'a> {
                 nodes,
                 start,
                 end,
-            } => end.map_or(0.0, |e| {
-                let from = match head {
-                    Head::Start => *start,
-                    Head::After(i) => nodes[i],
-                };
-                matrix.get(from, e)
-            }),
+            } => end.map_or(0.0, |e| matrix.get(matrix_node(head, *start, nodes), e)),
         }
     }
 
@@ -424,5 +406,15 @@ impl Costs for Positioning<'_, '_> {
         let head = self.head(i);
         self.0.locate_row(head, out);
         out[n] = self.0.finish(head);
+    }
+}
+
+/// The matrix node the head is at: the start node, or the node of the
+/// request read last.
+#[inline(always)]
+fn matrix_node(head: Head, start: usize, nodes: &[usize]) -> usize {
+    match head {
+        Head::Start => start,
+        Head::After(i) => nodes[i],
     }
 }
