@@ -47,7 +47,10 @@ impl Error {
 /// Checks that every named figure is finite and positive; names the first that is not.
 pub fn require_positive(figures: &[(&str, f64)]) -> Result<()> {
     match figures.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {
-        Some((field, v)) => Err(Error::invalid(*field, format!("must be positive, got {v}"))),
+        Some((field, v)) => Err(Error::invalid(
+            *field,
+            format!("must be positive, got {v:?}"),
+        )),
         None => Ok(()),
     }
 }
@@ -55,7 +58,7 @@ pub fn require_positive(figures: &[(&str, f64)]) -> Result<()> {
 /// Checks that every named figure is finite and not negative; names the first that is.
 pub fn require_non_negative(figures: &[(&str, f64)]) -> Result<()> {
     match figures.iter().find(|(_, v)| !(v.is_finite() && *v >= 0.0)) {
-        Some((field, v)) => Err(Error::invalid(*field, format!("must be >= 0, got {v}"))),
+        Some((field, v)) => Err(Error::invalid(*field, format!("must be >= 0, got {v:?}"))),
         None => Ok(()),
     }
 }
@@ -79,3 +82,18 @@ pub fn parse_named<T: Copy>(
 
 /// Result with the core's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_and_tiny_figures_are_named_in_scientific_notation() {
+        let e = require_non_negative(&[("x", -1.7e308)]).unwrap_err();
+        assert!(e.to_string().ends_with("got -1.7e308"), "{e}");
+        let e = require_positive(&[("y", -1e-300)]).unwrap_err();
+        assert!(e.to_string().ends_with("got -1e-300"), "{e}");
+        let e = require_positive(&[("z", -2.5)]).unwrap_err();
+        assert!(e.to_string().ends_with("got -2.5"), "{e}");
+    }
+}

@@ -154,7 +154,7 @@ fn positive(field: &str, v: f64) -> Result<()> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
-        Err(Error::invalid(field, format!("must be > 0, got {v}")))
+        Err(Error::invalid(field, format!("must be > 0, got {v:?}")))
     }
 }
 
@@ -171,7 +171,7 @@ impl MediaConfig {
         if !(self.lambda.is_finite() && self.lambda >= 0.0) {
             return Err(Error::invalid(
                 "lambda",
-                format!("must be >= 0, got {}", self.lambda),
+                format!("must be >= 0, got {:?}", self.lambda),
             ));
         }
         if !(self.opt6_cpu_s.is_finite() && self.opt6_cpu_s >= 0.0) {

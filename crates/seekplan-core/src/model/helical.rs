@@ -25,7 +25,7 @@ impl LinearSeek {
     fn validate(&self, field: &str) -> Result<()> {
         for v in [self.startup_s, self.full_s] {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid(field, format!("must be >= 0, got {v}")));
+                return Err(Error::invalid(field, format!("must be >= 0, got {v:?}")));
             }
         }
         Ok(())

@@ -238,14 +238,14 @@ impl RecallConfig {
     pub fn to_spec(&self) -> Result<RecallSpec> {
         for (field, v) in [("duration_h", self.duration_h), ("sample_s", self.sample_s)] {
             if !(v.is_finite() && v > 0.0) {
-                return Err(Error::invalid(field, format!("must be > 0, got {v}")));
+                return Err(Error::invalid(field, format!("must be > 0, got {v:?}")));
             }
         }
         if let Workload::Kit { scale, .. } = self.workload {
             if !(scale > 0.0 && scale <= 1.0) {
                 return Err(Error::invalid(
                     "workload.scale",
-                    format!("must be in (0, 1], got {scale}"),
+                    format!("must be in (0, 1], got {scale:?}"),
                 ));
             }
         }
@@ -350,7 +350,7 @@ fn user_field(e: Error, lib: &LibraryConfig) -> Error {
             let (path, message) = match field.as_str() {
                 "rate_bps" => (
                     "library.rate_mb_s".to_string(),
-                    format!("must be positive, got {}", lib.rate_mb_s),
+                    format!("must be positive, got {:?}", lib.rate_mb_s),
                 ),
                 "arms" | "fetch_s" | "return_s" => (format!("library.robot.{field}"), message),
                 _ => (format!("library.{field}"), message),

@@ -102,7 +102,7 @@ impl Hardware {
             if !(v.is_finite() && v >= 0.0) {
                 return Err(Error::invalid(
                     field,
-                    format!("must be a non-negative number of seconds, got {v}"),
+                    format!("must be a non-negative number of seconds, got {v:?}"),
                 ));
             }
         }
