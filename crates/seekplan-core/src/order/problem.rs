@@ -171,22 +171,7 @@ impl<'a> Problem<'a> {
     /// `out` (as long as `among`): the same values as [`Problem::locate`],
     /// read from one row of an explicit matrix at a time.
     pub fn locate_among(&self, head: Head, among: &[usize], out: &mut [f64]) {
-        match &self.source {
-            Source::Matrix {
-                matrix,
-                nodes,
-                start,
-                ..
-            } => {
-                let from = matrix_node(head, *start, nodes);
-                matrix.gather(from, among.iter().map(|&j| nodes[j]), out);
-            }
-            Source::Tape { .. } => {
-                for (o, &j) in out.iter_mut().zip(among) {
-                    *o = self.locate(head, j);
-                }
-            }
-        }
+        self.locate_each(head, among.iter().copied(), out);
     }
 
     /// Seconds to position from `head` to every request, in request order,
@@ -194,6 +179,10 @@ impl<'a> Problem<'a> {
     /// [`Problem::locate_among`] over all requests.
     pub fn locate_row(&self, head: Head, out: &mut [f64]) {
         let n = self.len();
+        self.locate_each(head, 0..n, &mut out[..n]);
+    }
+
+    fn locate_each(&self, head: Head, requests: impl Iterator<Item = usize>, out: &mut [f64]) {
         match &self.source {
             Source::Matrix {
                 matrix,
@@ -202,10 +191,10 @@ impl<'a> Problem<'a> {
                 ..
             } => {
                 let from = matrix_node(head, *start, nodes);
-                matrix.gather(from, nodes.iter().copied(), &mut out[..n]);
+                matrix.gather(from, requests.map(|j| nodes[j]), out);
             }
             Source::Tape { .. } => {
-                for (j, o) in out[..n].iter_mut().enumerate() {
+                for (o, j) in out.iter_mut().zip(requests) {
                     *o = self.locate(head, j);
                 }
             }
