@@ -12,6 +12,7 @@ use super::dense::Dense;
 use super::local_search::{descend, repair, Neighbours};
 use super::tour::Tour;
 use super::Options;
+use super::EPS;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -38,8 +39,6 @@ const MAX_KICKS: usize = 100_000;
 /// kicks now work in place, so they may be loose (not re-measured).
 const MAX_KICK_WORK: usize = 2_000_000_000;
 const MAX_MATRIX_KICK_WORK: usize = 20_000_000;
-/// Savings smaller than this (seconds) are rounding noise.
-const EPS: f64 = 1e-9;
 
 /// The kicks [`iterated`] makes on `n` requests (nodes of an explicit
 /// matrix when `matrix`): the caller's budget, or the default.

@@ -16,9 +16,8 @@
 use super::dense::Dense;
 use super::local_search::Neighbours;
 use super::tour::Tour;
+use super::EPS;
 
-/// Improvements smaller than this (seconds) are rounding noise.
-const EPS: f64 = 1e-9;
 /// Most edges exchanged at once.
 const K: usize = 5;
 /// Predecessors tried as x₂, x₃, x₄ and x₅ (the most gaining first). On
@@ -186,8 +185,7 @@ fn apply(tour: &mut Tour, xs: &[usize], ys: &[usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
-    use crate::order::Problem;
+    use crate::order::test_support::on_closed_tour;
     use proptest::prelude::*;
 
     proptest! {
@@ -204,21 +202,20 @@ mod tests {
             let rows = (0..n)
                 .map(|i| (0..n).map(|j| if i == j { 0.0 } else { f64::from(raw[i * 40 + j]) }).collect())
                 .collect();
-            let matrix = CostMatrix::from_rows(rows).unwrap();
-            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-            let d = Dense::new(&problem);
-            let near = Neighbours::new(&d);
-            let mut order: Vec<usize> = (0..d.len()).collect();
-            order.sort_by_key(|&v| keys[v]);
-            let mut tour = Tour::new(d.depot(), &order);
-            let gain = k_opt(&d, &near, &mut tour, None);
-            prop_assert!(gain >= 0.0);
-            prop_assert!((d.tour(&order) - gain - d.tour(tour.order())).abs() < 1e-6);
-            let mut sorted = tour.order().to_vec();
-            sorted.sort_unstable();
-            prop_assert_eq!(sorted, (0..d.len()).collect::<Vec<_>>());
-            tour.undo();
-            prop_assert_eq!(tour.order(), &order[..]);
+            on_closed_tour(rows, |d, near| {
+                let mut order: Vec<usize> = (0..d.len()).collect();
+                order.sort_by_key(|&v| keys[v]);
+                let mut tour = Tour::new(d.depot(), &order);
+                let gain = k_opt(d, near, &mut tour, None);
+                prop_assert!(gain >= 0.0);
+                prop_assert!((d.tour(&order) - gain - d.tour(tour.order())).abs() < 1e-6);
+                let mut sorted = tour.order().to_vec();
+                sorted.sort_unstable();
+                prop_assert_eq!(sorted, (0..d.len()).collect::<Vec<_>>());
+                tour.undo();
+                prop_assert_eq!(tour.order(), &order[..]);
+                Ok(())
+            })?;
         }
     }
 

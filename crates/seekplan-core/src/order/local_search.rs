@@ -12,6 +12,7 @@ use super::kopt::k_opt;
 use super::lk::lin_kernighan;
 use super::or_chain::or_chains;
 use super::tour::Tour;
+use super::EPS;
 use crate::model::Pos;
 
 /// Costs are nearly symmetric when the reverses of the neighbour-list moves
@@ -28,8 +29,6 @@ const NEIGHBOURS: usize = 16;
 const WINDOW: usize = 48;
 /// Longest run of consecutive requests moved at once.
 const MAX_RUN: usize = 3;
-/// Improvements smaller than this (seconds) are rounding noise.
-const EPS: f64 = 1e-9;
 
 /// Each node's cheapest predecessors and successors: where Or-opt looks
 /// for insertion points. Computed once per problem, shared by every run.

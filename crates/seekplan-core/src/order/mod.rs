@@ -31,6 +31,13 @@ mod trials;
 mod registry;
 mod schedule;
 
+/// Improvements smaller than this (seconds) are rounding noise, for every
+/// local search of this module.
+const EPS: f64 = 1e-9;
+
+#[cfg(test)]
+mod test_support;
+
 pub use bnb::BNB_LIMIT;
 pub use bound::BOUND_LIMIT;
 pub use opt::OPT_LIMIT;

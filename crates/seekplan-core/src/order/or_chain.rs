@@ -11,9 +11,8 @@
 use super::dense::Dense;
 use super::local_search::Neighbours;
 use super::tour::Tour;
+use super::EPS;
 
-/// Improvements smaller than this (seconds) are rounding noise.
-const EPS: f64 = 1e-9;
 /// Longest chain of swaps.
 const MAX_DEPTH: usize = 10;
 /// First swaps tried from each node (deeper steps take the best only).
@@ -130,8 +129,7 @@ fn steps(d: &Dense, near: &Neighbours, tour: &Tour, p: usize, g: f64) -> Vec<Swa
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
-    use crate::order::Problem;
+    use crate::order::test_support::improves_the_identity_tour;
 
     #[test]
     fn chains_gain_what_the_tour_loses_and_keep_a_permutation() {
@@ -150,18 +148,7 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let matrix = CostMatrix::from_rows(rows).unwrap();
-            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-            let d = Dense::new(&problem);
-            let near = Neighbours::new(&d);
-            let order: Vec<usize> = (0..problem.len()).collect();
-            let mut tour = Tour::new(d.depot(), &order);
-            let gain = or_chains(&d, &near, &mut tour, None);
-            assert!(gain > 0.0);
-            assert!((d.tour(&order) - gain - d.tour(tour.order())).abs() < 1e-6);
-            let mut sorted = tour.order().to_vec();
-            sorted.sort_unstable();
-            assert_eq!(sorted, order);
+            improves_the_identity_tour(rows, |d, near, tour| or_chains(d, near, tour, None));
         }
     }
 }

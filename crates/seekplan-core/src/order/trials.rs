@@ -117,8 +117,7 @@ fn patched(d: &Dense) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
-    use crate::order::Problem;
+    use crate::order::test_support::on_closed_tour;
 
     #[test]
     fn trials_are_seeded_permutations_within_the_work_budget() {
@@ -135,22 +134,20 @@ mod tests {
                     .collect()
             })
             .collect();
-        let matrix = CostMatrix::from_rows(rows).unwrap();
-        let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-        let d = Dense::new(&problem);
-        let near = Neighbours::new(&d);
-        let best: Vec<usize> = (0..d.len()).collect();
-        let options = Options::default();
-        let tours = trials(&d, &near, &best, 50, &options);
-        assert!(!tours.is_empty() && tours.len() <= TRIALS);
-        assert_eq!(tours, trials(&d, &near, &best, 50, &options));
-        for t in &tours {
-            let mut seen = t.clone();
-            seen.sort_unstable();
-            assert_eq!(seen, best);
-        }
-        assert!(trials(&d, &near, &best, 10 * WORK, &options).is_empty());
-        // Room for one trial (99,999 kicks x 40 nodes) is none.
-        assert!(trials(&d, &near, &best, 166_667, &options).is_empty());
+        on_closed_tour(rows, |d, near| {
+            let best: Vec<usize> = (0..d.len()).collect();
+            let options = Options::default();
+            let tours = trials(d, near, &best, 50, &options);
+            assert!(!tours.is_empty() && tours.len() <= TRIALS);
+            assert_eq!(tours, trials(d, near, &best, 50, &options));
+            for t in &tours {
+                let mut seen = t.clone();
+                seen.sort_unstable();
+                assert_eq!(seen, best);
+            }
+            assert!(trials(d, near, &best, 10 * WORK, &options).is_empty());
+            // Room for one trial (99,999 kicks x 40 nodes) is none.
+            assert!(trials(d, near, &best, 166_667, &options).is_empty());
+        });
     }
 }

@@ -1,0 +1,39 @@
+//! Set-up shared by the local searches' unit tests.
+
+use super::dense::Dense;
+use super::local_search::Neighbours;
+use super::tour::Tour;
+use super::Problem;
+use crate::model::CostMatrix;
+
+/// `f` on the closed tour (from node 0 back to it) over the cost matrix
+/// `rows`, given as dense costs and their neighbour lists.
+pub(crate) fn on_closed_tour<R>(
+    rows: Vec<Vec<f64>>,
+    f: impl FnOnce(&Dense, &Neighbours) -> R,
+) -> R {
+    let matrix = CostMatrix::from_rows(rows).unwrap();
+    let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
+    let d = Dense::new(&problem);
+    let near = Neighbours::new(&d);
+    f(&d, &near)
+}
+
+/// Checks that `improve`, run from the identity order on the closed tour
+/// over `rows`, gains something, gains exactly what the tour loses, and
+/// leaves a permutation.
+pub(crate) fn improves_the_identity_tour(
+    rows: Vec<Vec<f64>>,
+    improve: impl FnOnce(&Dense, &Neighbours, &mut Tour) -> f64,
+) {
+    on_closed_tour(rows, |d, near| {
+        let order: Vec<usize> = (0..d.len()).collect();
+        let mut tour = Tour::new(d.depot(), &order);
+        let gain = improve(d, near, &mut tour);
+        assert!(gain > 0.0);
+        assert!((d.tour(&order) - gain - d.tour(tour.order())).abs() < 1e-6);
+        let mut sorted = tour.order().to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, order);
+    });
+}
