@@ -439,3 +439,31 @@ fn a_run_that_remounts_for_every_file_stays_within_its_event_estimate() {
         out.events
     );
 }
+
+#[test]
+fn nth_request_is_the_request_of_the_nth_arrival() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let files: Vec<FileSpec> = (0..200)
+        .map(|i| FileSpec {
+            // Few distinct times, so that ties keep request order.
+            arrival_s: f64::from(rng.gen_range(0..20u8)),
+            ..file(i % 7, u64::from(i), MB)
+        })
+        .collect();
+    let c = Campaign::new(
+        files,
+        vec![
+            TapeSpec {
+                capacity: 1000 * MB,
+                used: 0
+            };
+            7
+        ],
+    )
+    .unwrap();
+    for rank in 0..200 {
+        let f = c.nth_arrival(rank).unwrap();
+        assert_eq!(c.nth_request(rank), Some(c.request(f)), "rank {rank}");
+    }
+    assert_eq!(c.nth_request(200), None);
+}

@@ -58,6 +58,9 @@ pub struct Campaign {
     files_per_tape: Vec<usize>,
     /// Files by arrival time, or None when they are listed in that order.
     arrival_order: Option<Vec<u32>>,
+    /// Each file's request in arrival order (a random pick by rank is one
+    /// read of memory, not two).
+    arrival_requests: Vec<Request>,
     /// Tape of each file in arrival order.
     arrival_tapes: Vec<u32>,
     /// Each tape's requests in arrival order, tape after tape: tape `t`'s
@@ -167,6 +170,7 @@ impl Campaign {
             n
         ];
         let mut tapes = Vec::with_capacity(n);
+        let mut in_arrival_order = Vec::with_capacity(n);
         for rank in 0..n {
             let f = self.nth_arrival(rank).expect("rank within the campaign");
             let request = self.request(f);
@@ -174,7 +178,9 @@ impl Campaign {
             requests[*slot] = request;
             *slot += 1;
             tapes.push(request.tape);
+            in_arrival_order.push(request);
         }
+        self.arrival_requests = in_arrival_order;
         self.arrival_tapes = tapes;
         self.tape_requests = requests;
         self.tape_start = start;
@@ -201,6 +207,12 @@ impl Campaign {
             Some(order) => order.get(i).copied(),
             None => (i < self.files.len()).then_some(i as u32),
         }
+    }
+
+    /// The request of the file ranked `rank` in arrival order (see
+    /// [`Campaign::nth_arrival`]).
+    pub fn nth_request(&self, rank: usize) -> Option<Request> {
+        self.arrival_requests.get(rank).copied()
     }
 
     /// Tape of each file in arrival order (indexed like [`Campaign::nth_arrival`]).
@@ -233,11 +245,11 @@ impl Campaign {
         lo
     }
 
-    /// Asks the memory for the file ranked `rank` in arrival order, to be
-    /// read soon.
+    /// Asks the memory for the request ranked `rank` in arrival order, to be
+    /// read soon ([`Campaign::nth_request`]).
     pub fn prefetch(&self, rank: usize) {
-        if let Some(f) = self.nth_arrival(rank) {
-            prefetch(&self.files[f as usize]);
+        if let Some(r) = self.arrival_requests.get(rank) {
+            prefetch(r);
         }
     }
 

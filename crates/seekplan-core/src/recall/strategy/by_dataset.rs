@@ -68,8 +68,7 @@ impl Pending for InArrivalOrder<'_> {
 
     fn take(&mut self, _: Time) -> Option<Request> {
         let rank = self.next.next()?;
-        let f = self.campaign.nth_arrival(rank).expect("an arrived rank");
-        Some(self.campaign.request(f))
+        Some(self.campaign.nth_request(rank).expect("an arrived rank"))
     }
 
     fn next_wake(&self) -> Option<f64> {

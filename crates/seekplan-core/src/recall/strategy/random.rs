@@ -178,11 +178,11 @@ impl Pending for RandomRanks<'_> {
             }
         }
         let rank = self.drawn.pop_front()?.rank;
-        let f = self
-            .campaign
-            .nth_arrival(rank as usize)
-            .expect("an arrived rank");
-        Some(self.campaign.request(f))
+        Some(
+            self.campaign
+                .nth_request(rank as usize)
+                .expect("an arrived rank"),
+        )
     }
 
     fn next_wake(&self) -> Option<f64> {
