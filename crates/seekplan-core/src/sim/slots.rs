@@ -18,14 +18,16 @@ const EMPTY: u128 = u128::MAX;
 pub struct SlotCalendar {
     now: Time,
     seq: u64,
-    /// Each slot's event as (time in [`f64::total_cmp`] order, sequence),
-    /// packed so that one integer comparison orders two events; padded with
-    /// empty slots to a power of two.
-    keys: Vec<u128>,
-    /// The tournament: `winner[n]` is the slot with the earliest event
-    /// under node `n` (1 is the root; node `n`'s children are `2n` and
-    /// `2n + 1`, and node `keys.len() + s` is slot `s`).
-    winner: Vec<u32>,
+    /// Slots, padded with empty ones to a power of two.
+    leaves: usize,
+    /// The tournament: node `n` holds the earliest event under it, as its
+    /// key (time in [`f64::total_cmp`] order, then sequence, packed so that
+    /// one integer comparison orders two events) and its slot. Node 1 is the
+    /// root, node `n`'s children are `2n` and `2n + 1`, and node
+    /// `leaves + s` is slot `s`. Keeping each winner's key beside it lets a
+    /// replay read one sibling per level instead of a sibling and its slot.
+    key: Vec<u128>,
+    slot: Vec<u32>,
     /// A slot whose event was popped and whose path is not replayed yet:
     /// the handler of an event usually schedules the same slot again, and
     /// then one replay serves both.
@@ -55,19 +57,20 @@ impl SlotCalendar {
     /// `slots` empty slots, the clock at 0.
     pub fn new(slots: usize) -> Self {
         let leaves = slots.next_power_of_two();
-        let mut winner = vec![0; leaves];
-        for n in (1..leaves).rev() {
-            winner[n] = if 2 * n >= leaves {
-                (2 * n - leaves) as u32
+        let mut slot = vec![0; 2 * leaves];
+        for n in (1..2 * leaves).rev() {
+            slot[n] = if n >= leaves {
+                (n - leaves) as u32
             } else {
-                winner[2 * n]
+                slot[2 * n]
             };
         }
         SlotCalendar {
             now: 0.0,
             seq: 0,
-            keys: vec![EMPTY; leaves],
-            winner,
+            leaves,
+            key: vec![EMPTY; 2 * leaves],
+            slot,
             stale: None,
         }
     }
@@ -79,29 +82,28 @@ impl SlotCalendar {
         }
     }
 
-    /// Replays the matches on the path of slot `slot`, whose key is now
-    /// `key`. The path's winner travels up in a register and meets the
-    /// sibling subtrees' winners, so no step waits for the one before it to
-    /// reach memory.
+    /// Gives slot `slot` the key `key` and replays the matches on its path.
+    /// The path's winner travels up in registers and meets each sibling
+    /// subtree's winner, so no step waits for the one before it to reach
+    /// memory.
     fn replay(&mut self, slot: usize, key: u128) {
-        let leaves = self.keys.len();
+        let mut n = self.leaves + slot;
+        self.key[n] = key;
         let (mut winner, mut winner_key) = (slot as u32, key);
-        let mut n = leaves + slot;
         while n > 1 {
             let sibling = n ^ 1;
-            let other = if sibling >= leaves {
-                (sibling - leaves) as u32
-            } else {
-                self.winner[sibling]
-            };
-            let other_key = self.keys[other as usize];
-            // Selects rather than branches: which event is earlier is as
-            // good as random. Equal keys are both empty slots.
-            let other_first = other_key < winner_key;
-            winner = if other_first { other } else { winner };
-            winner_key = if other_first { other_key } else { winner_key };
+            let other_key = self.key[sibling];
+            let other = self.slot[sibling];
+            // Selects by masks rather than branches: which event is earlier
+            // is as good as random, and the compiler turns `if`s (even
+            // `select_unpredictable`) into a branch here. Equal keys are
+            // both empty slots.
+            let other_first = u128::from(other_key < winner_key).wrapping_neg();
+            winner_key ^= (winner_key ^ other_key) & other_first;
+            winner ^= (winner ^ other) & other_first as u32;
             n /= 2;
-            self.winner[n] = winner;
+            self.key[n] = winner_key;
+            self.slot[n] = winner;
         }
     }
 
@@ -133,14 +135,16 @@ impl SlotCalendar {
     }
 
     fn push(&mut self, slot: usize, time: Time) {
-        assert!(self.keys[slot] == EMPTY, "slot {slot} already has an event");
+        assert!(
+            self.key[self.leaves + slot] == EMPTY,
+            "slot {slot} already has an event"
+        );
         if self.stale == Some(slot) {
             self.stale = None;
         } else {
             self.settle();
         }
         let key = (u128::from(ordered_bits(time)) << 64) | u128::from(self.seq);
-        self.keys[slot] = key;
         self.seq += 1;
         self.replay(slot, key);
     }
@@ -148,11 +152,7 @@ impl SlotCalendar {
     /// The next event: its time and slot, if any is pending.
     pub fn peek(&mut self) -> Option<(Time, usize)> {
         self.settle();
-        let slot = match self.winner.get(1) {
-            Some(&w) => w as usize,
-            None => 0,
-        };
-        let key = self.keys[slot];
+        let (key, slot) = (self.key[1], self.slot[1] as usize);
         (key != EMPTY).then(|| (time_of(key), slot))
     }
 
@@ -160,7 +160,7 @@ impl SlotCalendar {
     /// its time and slot.
     pub fn pop(&mut self) -> Option<(Time, usize)> {
         let (time, slot) = self.peek()?;
-        self.keys[slot] = EMPTY;
+        self.key[self.leaves + slot] = EMPTY;
         self.stale = Some(slot);
         self.now = time;
         Some((time, slot))
