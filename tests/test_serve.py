@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections import Counter
+from unittest import mock
 
 import httpx
 import pytest
@@ -636,3 +638,27 @@ def test_the_service_measures_the_model_not_the_machine(tmp_path):
     m = simulate(core)["metrics"]
     assert m["files_staged"] == len(paths)
     assert service_mb_s == pytest.approx(m["bytes_staged"] / 1e6 / m["last_staged_s"], rel=0.03)
+
+
+def test_drives_past_the_cap_or_the_system_limits_are_clear_errors(tmp_path, catalog):
+    """The service runs a worker thread per drive: more drives than it takes
+    name the field, and a thread the system refuses stops the service with
+    a message instead of a traceback from the web server."""
+    from seekplan.serve.config import MAX_DRIVES
+
+    with pytest.raises(SeekplanError, match=f"library.drives: {MAX_DRIVES + 1} drives"):
+        make(tmp_path, str(tmp_path / "a.db"), catalog, drives=MAX_DRIVES + 1)
+    _app, svc = make(tmp_path, str(tmp_path / "b.db"), catalog, drives=3)
+    started = []
+    real_start = threading.Thread.start
+
+    def refuse_third(thread):
+        if len(started) == 2:
+            raise RuntimeError("can't start new thread")
+        started.append(thread)
+        real_start(thread)
+
+    with mock.patch.object(threading.Thread, "start", refuse_third):
+        with pytest.raises(SeekplanError, match="drive 3 of 3 .*can't start new thread"):
+            svc.start()
+    assert all(not t.is_alive() for t in started)

@@ -797,7 +797,10 @@ def serve_cmd(
         },
     )
     _check_listen(cfg.host, cfg.port)
-    web, _service = build(cfg)
+    web, service = build(cfg)
+    # Started here, so that a refusal is this command's error; the app's
+    # lifespan then finds it started.
+    service.start()
     if cfg.host != LOOPBACK:
         sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
     sys.stderr.write(f"seekplan serve: status page at http://{cfg.host}:{cfg.port}/\n")

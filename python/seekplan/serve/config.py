@@ -123,13 +123,24 @@ class StageConfig(BaseModel):
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
 
 
+#: Most drives the service runs: it gives each drive a worker thread. The
+#: largest single libraries hold 128 (IBM TS4500) to 144 (Spectra TFinity)
+#: drives; a site with several behind one service stays well below this.
+MAX_DRIVES = 1024
+
+
 def stage_config(data: Any, origin: str = "config") -> StageConfig:
     """A checked config; the library and policy sections are checked by the core."""
     cfg = validate(StageConfig, data, origin)
     try:
-        cfg.recall()
+        drives = cfg.recall()["library"]["drives"]
     except SeekplanError as e:
         raise SeekplanError(f"{origin}: {e}") from None
+    if drives > MAX_DRIVES:
+        raise SeekplanError(
+            f"{origin}: library.drives: {drives} drives; the service runs at most "
+            f"{MAX_DRIVES} (a worker thread each)"
+        )
     return cfg
 
 

@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from sqlalchemy.engine import Connection, Engine
 
-from seekplan.errors import quote
+from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import Hardware
 from seekplan.serve import db
 from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
@@ -215,11 +215,23 @@ class Service:
     # ---- start, stop, recovery ---------------------------------------------
 
     def start(self) -> None:
-        """Recovers from the database and starts one worker per drive."""
+        """Recovers from the database and starts one worker per drive; does
+        nothing once started. A worker the system refuses to start (thread
+        or memory limits) stops those started and is a SeekplanError."""
+        if self.threads:
+            return
         self.recover()
         for d in range(len(self.sched.drives)):
             t = threading.Thread(target=self._worker, args=(d,), name=f"drive-{d}", daemon=True)
-            t.start()
+            try:
+                t.start()
+            except RuntimeError as e:
+                self.stop()
+                raise SeekplanError(
+                    f"cannot start the worker thread of drive {d + 1} of "
+                    f"{len(self.sched.drives)} ({e}): lower library.drives or raise the "
+                    "process's thread or memory limits"
+                ) from None
             self.threads.append(t)
 
     def stop(self) -> None:
