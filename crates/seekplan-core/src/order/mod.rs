@@ -1,6 +1,7 @@
 //! Single-device ordering: one file per algorithm. Every algorithm returns a
 //! request order; [`run`] times it with [`Schedule::evaluate`].
 
+mod alpha;
 mod best;
 mod bnb;
 mod bound;
