@@ -5,8 +5,12 @@
 mod common;
 
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use seekplan_core::model::{Block, CostMatrix, CostModel, Extent};
-use seekplan_core::order::{order_matrix, order_tape, run, Algorithm, Problem, OPT_LIMIT};
+use seekplan_core::order::{
+    order_matrix, order_matrix_with, order_tape, run, Algorithm, Options, Problem, OPT_LIMIT,
+};
 use seekplan_core::{Error, Schedule};
 
 const HEURISTICS: [Algorithm; 9] = [
@@ -217,4 +221,44 @@ proptest! {
         let opt = run(&problem, Algorithm::Opt).unwrap().total_s;
         prop_assert!(star <= opt + 1e-9, "MPScan* {star} OPT {opt}");
     }
+}
+
+/// On nearly symmetric matrices `best` certifies its schedule with the
+/// 1-tree bound of its α-nearness ascent where that is stronger than the
+/// assignment bound every algorithm reports: never above the schedule's
+/// total, never below the assignment bound.
+#[test]
+fn best_reports_the_stronger_bound_on_symmetric_matrices() {
+    let mut stronger = 0;
+    for seed in 0..4u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let n = 60;
+        let mut rows = vec![vec![0.0; n]; n];
+        for (i, j) in (0..n).flat_map(|i| (0..i).map(move |j| (i, j))) {
+            let c = f64::from(rng.gen_range(1..1000u32));
+            rows[i][j] = c;
+            rows[j][i] = c;
+        }
+        let m = CostMatrix::from_rows(rows).unwrap();
+        let bounded = Options {
+            bound: true,
+            ..Options::default()
+        };
+        let (best, _) = order_matrix_with(&m, 0, Some(0), Algorithm::Best, &bounded).unwrap();
+        let (fifo, _) = order_matrix_with(&m, 0, Some(0), Algorithm::Fifo, &bounded).unwrap();
+        let (bound, assignment) = (best.lower_bound_s.unwrap(), fifo.lower_bound_s.unwrap());
+        assert!(
+            bound <= best.total_s,
+            "seed {seed}: {bound} > {}",
+            best.total_s
+        );
+        assert!(bound >= assignment, "seed {seed}: {bound} < {assignment}");
+        if bound > assignment * 1.01 {
+            stronger += 1;
+        }
+    }
+    assert!(
+        stronger >= 3,
+        "the 1-tree bound was stronger on {stronger} of 4"
+    );
 }

@@ -277,16 +277,17 @@ fn ascent(g: &Graph, upper: f64, deadline: Option<Instant>) -> (Penalties, f64) 
 
 /// Each node's `count` smallest-α successors and predecessors (ties to the
 /// cheaper edge, then the lower node) after the ascent from a tour costing
-/// `upper`, stopped at `deadline`.
+/// `upper`, stopped at `deadline`; and the ascent's best 1-tree bound, a
+/// lower bound on every tour of `d`.
 pub(crate) fn candidates(
     d: &Dense,
     upper: f64,
     count: usize,
     deadline: Option<Instant>,
-) -> Neighbours {
+) -> (Neighbours, f64) {
     let g = Graph::new(d);
     let m = g.m;
-    let (pen, _) = ascent(&g, upper, deadline);
+    let (pen, bound) = ascent(&g, upper, deadline);
     let alpha = OneTree::new(&g, &pen).alphas(&g, &pen);
     let k = count.min(m - 1);
     let pick = |key: &dyn Fn(usize) -> (f64, f64), skip: usize| -> Vec<usize> {
@@ -306,7 +307,7 @@ pub(crate) fn candidates(
     let preds = (0..m)
         .map(|v| pick(&|u| (alpha[u * m + v], g.cost[u * m + v]), v))
         .collect();
-    Neighbours { preds, succs }
+    (Neighbours { preds, succs }, bound)
 }
 
 #[cfg(test)]
@@ -461,7 +462,7 @@ mod tests {
             let mut order: Vec<usize> = (0..d.len()).collect();
             let mut optimum = f64::INFINITY;
             permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
-            let near = candidates(&d, d.tour(&order), 3, None);
+            let (near, _) = candidates(&d, d.tour(&order), 3, None);
             let (pen, bound) = ascent(&g, d.tour(&order), None);
             prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
             for u in 0..m {

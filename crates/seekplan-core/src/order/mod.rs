@@ -106,7 +106,10 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
     let bound = match (options.bound, plan_optimal) {
         (false, _) => None,
         (true, true) => Some(schedule.total_s),
-        (true, false) => bound::lower_bound(problem),
+        (true, false) => match (bound::lower_bound(problem), plan.bound) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        },
     };
     Ok(schedule.with_bound(bound))
 }

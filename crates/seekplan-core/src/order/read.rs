@@ -34,6 +34,7 @@ impl Orderer for Read {
             order: plan(problem),
             moves: Moves::ReadThrough,
             optimal: false,
+            bound: None,
         })
     }
 }

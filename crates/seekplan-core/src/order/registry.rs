@@ -16,6 +16,10 @@ pub(crate) struct Plan {
     /// no move can read through instead of locating, so the proof covers
     /// every schedule): its total is then the problem's lower bound.
     pub(crate) optimal: bool,
+    /// A lower bound on every schedule's total that the algorithm proved on
+    /// the way, if any; the stronger of it and the assignment bound is the
+    /// schedule's.
+    pub(crate) bound: Option<f64>,
 }
 
 impl Plan {
@@ -25,6 +29,7 @@ impl Plan {
             order,
             moves: Moves::Locate,
             optimal: false,
+            bound: None,
         }
     }
 }
