@@ -313,25 +313,8 @@ pub(crate) fn candidates(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
-    use crate::order::Problem;
+    use crate::order::test_support::{on_closed_tour, permute, square_rows};
     use proptest::prelude::*;
-
-    fn rows(n: usize, raw: &[u32]) -> Vec<Vec<f64>> {
-        (0..n)
-            .map(|i| {
-                (0..n)
-                    .map(|j| {
-                        if i == j {
-                            0.0
-                        } else {
-                            f64::from(raw[i * n + j])
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
 
     /// The minimum spanning tree's cost on the explicit 2m-node graph (in-node
     /// 2v, out-node 2v + 1) over every node but `special`, containing every
@@ -404,12 +387,6 @@ mod tests {
         kruskal(g, pen, special, &elsewhere) + pen.out[k] + pen.inn[k] + other
     }
 
-    fn graph(rows: Vec<Vec<f64>>) -> Graph {
-        let matrix = CostMatrix::from_rows(rows).unwrap();
-        let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-        Graph::new(&Dense::new(&problem))
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -422,7 +399,7 @@ mod tests {
             raw in proptest::collection::vec(0u32..50, 36),
             pens in proptest::collection::vec(-20i32..20, 12),
         ) {
-            let g = graph(rows(n, &raw));
+            let g = on_closed_tour(square_rows(n, &raw), |d, _| Graph::new(d));
             let m = g.m;
             let pen = Penalties {
                 out: (0..m).map(|k| f64::from(pens[k])).collect(),
@@ -454,46 +431,34 @@ mod tests {
             n in 3usize..7,
             raw in proptest::collection::vec(1u32..1000, 49),
         ) {
-            let matrix = CostMatrix::from_rows(rows(n, &raw)).unwrap();
-            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-            let d = Dense::new(&problem);
-            let g = Graph::new(&d);
-            let m = g.m;
-            let mut order: Vec<usize> = (0..d.len()).collect();
-            let mut optimum = f64::INFINITY;
-            permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
-            let (near, _) = candidates(&d, d.tour(&order), 3, None);
-            let (pen, bound) = ascent(&g, d.tour(&order), None);
-            prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
-            for u in 0..m {
-                prop_assert_eq!(near.succs[u].len(), 3.min(m - 1));
-                prop_assert_eq!(near.preds[u].len(), 3.min(m - 1));
-                for &v in near.succs[u].iter().chain(&near.preds[u]) {
-                    prop_assert!(v < m && v != u);
-                }
-            }
-            let tree = OneTree::new(&g, &pen);
-            let alpha = tree.alphas(&g, &pen);
-            for u in 0..m {
-                for v in (0..m).filter(|&v| v != u) {
-                    prop_assert!(alpha[u * m + v] >= 0.0);
-                    if tree.has(u, v) {
-                        prop_assert_eq!(alpha[u * m + v], 0.0);
+            on_closed_tour(square_rows(n, &raw), |d, _| {
+                let g = Graph::new(d);
+                let m = g.m;
+                let mut order: Vec<usize> = (0..d.len()).collect();
+                let mut optimum = f64::INFINITY;
+                permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
+                let (near, _) = candidates(d, d.tour(&order), 3, None);
+                let (pen, bound) = ascent(&g, d.tour(&order), None);
+                prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
+                for u in 0..m {
+                    prop_assert_eq!(near.succs[u].len(), 3.min(m - 1));
+                    prop_assert_eq!(near.preds[u].len(), 3.min(m - 1));
+                    for &v in near.succs[u].iter().chain(&near.preds[u]) {
+                        prop_assert!(v < m && v != u);
                     }
                 }
-            }
-        }
-    }
-
-    fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
-        if k == v.len() {
-            f(v);
-            return;
-        }
-        for i in k..v.len() {
-            v.swap(k, i);
-            permute(v, k + 1, f);
-            v.swap(k, i);
+                let tree = OneTree::new(&g, &pen);
+                let alpha = tree.alphas(&g, &pen);
+                for u in 0..m {
+                    for v in (0..m).filter(|&v| v != u) {
+                        prop_assert!(alpha[u * m + v] >= 0.0);
+                        if tree.has(u, v) {
+                            prop_assert_eq!(alpha[u * m + v], 0.0);
+                        }
+                    }
+                }
+                Ok(())
+            })?;
         }
     }
 }

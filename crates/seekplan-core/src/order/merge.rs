@@ -48,8 +48,7 @@ pub(crate) fn merge(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
-    use crate::order::Problem;
+    use crate::order::test_support::{on_closed_tour, permute, square_rows};
     use proptest::prelude::*;
 
     /// The cheapest of every order of `n` requests whose edges all lie on
@@ -68,18 +67,6 @@ mod tests {
         best
     }
 
-    fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
-        if k == v.len() {
-            f(v);
-            return;
-        }
-        for i in k..v.len() {
-            v.swap(k, i);
-            permute(v, k + 1, f);
-            v.swap(k, i);
-        }
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -89,27 +76,24 @@ mod tests {
             raw in proptest::collection::vec(0u32..100, 64),
             shuffles in proptest::collection::vec(proptest::collection::vec(any::<u32>(), 8), 1..4),
         ) {
-            let rows = (0..n)
-                .map(|i| (0..n).map(|j| if i == j { 0.0 } else { f64::from(raw[i * n + j]) }).collect())
-                .collect();
-            let matrix = CostMatrix::from_rows(rows).unwrap();
-            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-            let d = Dense::new(&problem);
-            let tours: Vec<Vec<usize>> = shuffles
-                .iter()
-                .map(|keys| {
-                    let mut o: Vec<usize> = (0..d.len()).collect();
-                    o.sort_by_key(|&v| keys[v]);
-                    o
-                })
-                .collect();
-            let merged = merge(&d, &tours, None).unwrap();
-            let mut seen = merged.clone();
-            seen.sort_unstable();
-            prop_assert_eq!(seen, (0..d.len()).collect::<Vec<_>>());
-            let cheapest = tours.iter().map(|t| d.tour(t)).fold(f64::INFINITY, f64::min);
-            prop_assert!(d.tour(&merged) <= cheapest + 1e-9);
-            prop_assert!((d.tour(&merged) - cheapest_in_union(&d, &tours)).abs() < 1e-9);
+            on_closed_tour(square_rows(n, &raw), |d, _| {
+                let tours: Vec<Vec<usize>> = shuffles
+                    .iter()
+                    .map(|keys| {
+                        let mut o: Vec<usize> = (0..d.len()).collect();
+                        o.sort_by_key(|&v| keys[v]);
+                        o
+                    })
+                    .collect();
+                let merged = merge(d, &tours, None).unwrap();
+                let mut seen = merged.clone();
+                seen.sort_unstable();
+                prop_assert_eq!(seen, (0..d.len()).collect::<Vec<_>>());
+                let cheapest = tours.iter().map(|t| d.tour(t)).fold(f64::INFINITY, f64::min);
+                prop_assert!(d.tour(&merged) <= cheapest + 1e-9);
+                prop_assert!((d.tour(&merged) - cheapest_in_union(d, &tours)).abs() < 1e-9);
+                Ok(())
+            })?;
         }
     }
 }

@@ -37,3 +37,35 @@ pub(crate) fn improves_the_identity_tour(
         assert_eq!(sorted, order);
     });
 }
+
+/// The `n` × `n` cost matrix whose off-diagonal entries are `raw` read row
+/// by row (`raw[i * n + j]`; at least n² entries), zero on the diagonal.
+pub(crate) fn square_rows(n: usize, raw: &[u32]) -> Vec<Vec<f64>> {
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    if i == j {
+                        0.0
+                    } else {
+                        f64::from(raw[i * n + j])
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Calls `f` on every order of `v` that keeps `v[..k]` in place, for
+/// brute-force searches (k = 0: every permutation).
+pub(crate) fn permute(v: &mut Vec<usize>, k: usize, f: &mut impl FnMut(&[usize])) {
+    if k == v.len() {
+        f(v);
+        return;
+    }
+    for i in k..v.len() {
+        v.swap(k, i);
+        permute(v, k + 1, f);
+        v.swap(k, i);
+    }
+}
