@@ -18,8 +18,8 @@ use super::dense::Dense;
 use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::{
-    alpha, bnb, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read, scan,
-    sltf, sort, trials, Head, Options, Problem,
+    alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read,
+    scan, sltf, sort, trials, Head, Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -136,7 +136,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Opt
         let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT;
         let near = if alpha {
             let (near, tree_bound) = alpha::candidates(&d, cheapest, ALPHA_CANDIDATES, deadline);
-            bound = Some(certified(tree_bound) + reads(problem));
+            bound = Some(bound::from_rounded_positioning(problem, tree_bound));
             near
         } else {
             near
@@ -201,16 +201,4 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Opt
         }
     }
     Ok((best.expect("at least one candidate"), proven, bound))
-}
-
-/// `bound`, a sum of many rounded terms, lowered by a billionth of itself,
-/// so that rounding cannot lift a bound that meets the optimum above it.
-fn certified(bound: f64) -> f64 {
-    bound - bound.abs() * 1e-9
-}
-
-/// The requests' fixed read times, which every schedule spends besides
-/// its positioning.
-fn reads(problem: &Problem) -> f64 {
-    (0..problem.len()).map(|j| problem.service(j)).sum()
 }
