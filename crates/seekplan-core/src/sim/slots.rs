@@ -95,9 +95,10 @@ impl SlotCalendar {
             let other_key = self.key[sibling];
             let other = self.slot[sibling];
             // Selects by masks rather than branches: which event is earlier
-            // is as good as random, and the compiler turns `if`s (even
-            // `select_unpredictable`) into a branch here. Equal keys are
-            // both empty slots.
+            // is as good as random. Plain `if`s compile to a branch here
+            // even with LLVM's cmov converter off (.cargo/config.toml);
+            // masks compile to selects once it is off. Equal keys are both
+            // empty slots.
             let other_first = u128::from(other_key < winner_key).wrapping_neg();
             winner_key ^= (winner_key ^ other_key) & other_first;
             winner ^= (winner ^ other) & other_first as u32;
