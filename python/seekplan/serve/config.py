@@ -123,9 +123,10 @@ class StageConfig(BaseModel):
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
 
 
-#: Most drives the service runs: it gives each drive a worker thread. The
-#: largest single libraries hold 128 (IBM TS4500) to 144 (Spectra TFinity)
-#: drives; a site with several behind one service stays well below this.
+#: Most drives the service runs: it gives each drive a worker thread. An IBM
+#: TS4500 has up to 18 frames with at most 16 drives each (IBM's TS4500
+#: documentation, "TS4500 tape library frames" and "Components"), so this
+#: leaves room for several large libraries behind one service.
 MAX_DRIVES = 1024
 
 
