@@ -8,25 +8,27 @@
 //! of two), each block and the whole set remember their top tape, and a rise
 //! costs two comparisons; taking a tape rescans its block and the block tops.
 
-/// Marks "no tape" in the block tops and the overall top.
-const NONE: u32 = u32::MAX;
-
-/// The candidates' ranks and their top tape.
+/// The candidates' ranks and their top tape. Candidates' ranks differ
+/// from each other (see [`key`]), so comparing ranks alone orders them.
 #[derive(Clone, Debug)]
 pub(super) struct Relevance {
-    /// Each tape's rank ([`key`]); 0 while it is no candidate.
+    /// Each tape's rank ([`key`]); 0 while it is no candidate. One more
+    /// entry, always 0, stands for "no tape" ([`Relevance::none`]), so that
+    /// a comparison with an empty block needs no test of its own.
     keys: Vec<u128>,
     /// Tapes per block: `1 << shift`.
     shift: u32,
-    /// The top tape of each block, or [`NONE`].
+    /// The top tape of each block, or "no tape".
     tops: Vec<u32>,
-    /// The top tape of all, or [`NONE`].
+    /// The top tape of all, or "no tape".
     top: u32,
 }
 
 /// The rank of a tape with `bytes` queued whose oldest queued request has
 /// sequence number `oldest`: more bytes first, then the older request. A
-/// candidate has bytes queued, so its key is never 0.
+/// candidate has bytes queued, so its key is never 0, and no two candidates
+/// share a key: each one's oldest request is its own, with a sequence
+/// number of its own.
 pub(super) fn key(bytes: u64, oldest: u64) -> u128 {
     (u128::from(bytes) << 64) | u128::from(u64::MAX - oldest)
 }
@@ -37,57 +39,57 @@ impl Relevance {
         let shift = ((tapes as f64).sqrt().ceil().max(1.0) as usize)
             .next_power_of_two()
             .trailing_zeros();
+        let none = tapes as u32;
         Relevance {
-            keys: vec![0; tapes],
+            keys: vec![0; tapes + 1],
             shift,
-            tops: vec![NONE; tapes.div_ceil(1 << shift)],
-            top: NONE,
+            tops: vec![none; tapes.div_ceil(1 << shift)],
+            top: none,
         }
     }
 
-    /// Whether tape `t` of rank `key` outranks tape `b` ([`NONE`] is
-    /// outranked by all; equal keys go to the higher index).
-    fn beats(&self, key: u128, t: u32, b: u32) -> bool {
-        b == NONE || (key, t) > (self.keys[b as usize], b)
+    /// The index that stands for "no tape" (its rank is always 0).
+    fn none(&self) -> u32 {
+        (self.keys.len() - 1) as u32
     }
 
-    /// Tape `t` is a candidate of rank `key`, at least its rank before.
+    /// Tape `t` is a candidate of rank `key`, at least its rank before and
+    /// different from every other candidate's.
     pub fn raise(&mut self, t: u32, key: u128) {
-        debug_assert!(key > 0 && key >= self.keys[t as usize]);
+        debug_assert!(t < self.none() && key > 0 && key >= self.keys[t as usize]);
         self.keys[t as usize] = key;
         let b = (t >> self.shift) as usize;
-        if self.beats(key, t, self.tops[b]) {
+        if key > self.keys[self.tops[b] as usize] {
             self.tops[b] = t;
         }
-        if self.beats(key, t, self.top) {
+        if key > self.keys[self.top as usize] {
             self.top = t;
         }
     }
 
     /// Tape `t` is no candidate any more (a drive took it).
     pub fn remove(&mut self, t: u32) {
+        debug_assert!(t < self.none());
         self.keys[t as usize] = 0;
         let b = (t >> self.shift) as usize;
         if self.tops[b] == t {
             let lo = b << self.shift;
-            let hi = (lo + (1 << self.shift)).min(self.keys.len());
-            self.tops[b] = self.best((lo as u32..hi as u32).map(|i| (i, self.keys[i as usize])));
+            let hi = (lo + (1 << self.shift)).min(self.none() as usize);
+            self.tops[b] = self.best(lo as u32..hi as u32);
         }
         if self.top == t {
-            let tops = self.tops.iter().filter(|&&i| i != NONE);
-            self.top = self.best(tops.map(|&i| (i, self.keys[i as usize])));
+            self.top = self.best(self.tops.iter().copied());
         }
     }
 
-    /// The candidate of highest rank among `tapes` (tape, key) in
-    /// ascending tape order, or [`NONE`]. Selects rather than branches:
-    /// whether a tape ranks higher than those before it is as good as
-    /// random.
-    fn best(&self, tapes: impl Iterator<Item = (u32, u128)>) -> u32 {
-        let (mut best, mut best_key) = (NONE, 0);
-        for (t, key) in tapes {
-            // Equal keys go to the higher index, which comes later.
-            let higher = key > 0 && key >= best_key;
+    /// The candidate of highest rank among `tapes`, or "no tape". Selects
+    /// rather than branches: whether a tape ranks higher than those before
+    /// it is as good as random.
+    fn best(&self, tapes: impl Iterator<Item = u32>) -> u32 {
+        let (mut best, mut best_key) = (self.none(), 0);
+        for t in tapes {
+            let key = self.keys[t as usize];
+            let higher = key > best_key;
             best = if higher { t } else { best };
             best_key = if higher { key } else { best_key };
         }
@@ -96,7 +98,7 @@ impl Relevance {
 
     /// The top candidate, if any.
     pub fn top(&self) -> Option<u32> {
-        (self.top != NONE).then_some(self.top)
+        (self.top != self.none()).then_some(self.top)
     }
 }
 
@@ -118,14 +120,16 @@ mod tests {
                     r.remove(t as u32);
                     keys[t] = 0;
                 } else {
-                    // Few distinct keys, so that equal keys occur.
-                    keys[t] += rng.gen_range(0..3);
-                    keys[t] = keys[t].max(1);
+                    // Ranks rise in few steps, so that many candidates
+                    // share the high part; the low part keeps them apart
+                    // (as a sequence number does).
+                    let high = (keys[t] >> 32) + rng.gen_range(0..3);
+                    keys[t] = (high << 32) | (t as u128 + 1);
                     r.raise(t as u32, keys[t]);
                 }
                 let want = (0..n)
                     .filter(|&i| keys[i] > 0)
-                    .max_by_key(|&i| (keys[i], i))
+                    .max_by_key(|&i| keys[i])
                     .map(|i| i as u32);
                 assert_eq!(r.top(), want, "n {n}");
             }

@@ -10,11 +10,17 @@
 //! locate time, or wait for the next batch ([`Arrivals`]). How long a read
 //! takes is the [`ReadModel`]'s.
 use super::relevance::{self, Relevance};
-use super::{ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request};
+use super::{
+    prefetch, ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request,
+};
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
 use crate::sim::{SlotCalendar, Time};
 use crate::Result;
+
+/// How many stops before a batch's next read [`TapeSystem::next_request`]
+/// asks the memory for (a few cache lines of 40-byte stops).
+const PLAN_PREFETCH_AHEAD: usize = 8;
 
 /// A request the library finished reading.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,6 +135,8 @@ pub struct TapeSystem<'a> {
     /// Unheld tapes with queued requests by relevance (see
     /// [`TapeSystem::most_relevant_tape`]).
     relevance: Relevance,
+    /// Scratch room of [`scan_linear`].
+    scan_keys: Vec<u128>,
     /// Finished mounts, in the order they ended.
     pub mounts: Vec<MountRecord>,
     /// Drive-seconds spent doing something (not idle or empty).
@@ -175,6 +183,7 @@ impl<'a> TapeSystem<'a> {
             free_drives: spec.hardware.drives,
             choosing: None,
             relevance: Relevance::new(campaign.tapes().len()),
+            scan_keys: Vec::new(),
             mounts: Vec::new(),
             busy_s: 0.0,
         })
@@ -435,10 +444,7 @@ impl<'a> TapeSystem<'a> {
         let q = &mut self.tapes[t as usize];
         if q.plan.is_empty() && !q.fresh.is_empty() {
             if self.algo == Algorithm::Scan {
-                // Both buffers keep their room for the next batch.
-                std::mem::swap(&mut q.plan, &mut q.fresh);
-                scan_linear(&mut q.plan, head);
-                q.plan.reverse();
+                scan_linear(&mut q.fresh, head, &mut self.scan_keys, &mut q.plan);
             } else {
                 let batch = std::mem::take(&mut q.fresh);
                 let schedule = order_tape(
@@ -450,6 +456,13 @@ impl<'a> TapeSystem<'a> {
                 )?;
                 q.plan = schedule.order.iter().rev().map(|&i| batch[i]).collect();
             }
+        }
+        // The batch is read from its end, one stop per read: ask the memory
+        // for the stops a few reads ahead (the 12 drives' batches and the
+        // queues between them overflow the cache; the load of the next
+        // stop was a fifth of a drive's dispatch in perf samples).
+        if let Some(ahead) = q.plan.len().checked_sub(PLAN_PREFETCH_AHEAD) {
+            prefetch(&q.plan[ahead]);
         }
         Ok(q.plan.pop())
     }
@@ -569,11 +582,45 @@ fn extents(batch: &[Stop]) -> Vec<Extent> {
 }
 
 /// SCAN on a linear tape ([`crate::order`]'s `scan` with a [`LinearModel`],
-/// whose position is the block): the stops at or past the head in block
-/// order, then those behind it; ties keep their order. Ordering a batch
-/// this way skips building an ordering problem per batch.
-fn scan_linear(batch: &mut [Stop], head: Block) {
-    batch.sort_by_key(|s| (s.start < head.0, s.start));
+/// whose position is the block): the empty `plan` becomes `batch`'s stops
+/// at or past the head in block order, then those behind it, ties in
+/// `batch`'s order, and all of it reversed (next read last); `batch` is left
+/// empty. Ordering a batch this way skips building an ordering problem per
+/// batch; `keys` is scratch room.
+///
+/// A batch in random order (the `random` strategy's) is sorted as packed
+/// 16-byte keys, a third of the instructions of sorting the 40-byte stops.
+/// A batch that is nearly sorted already (the clustering strategies pass a
+/// tape's requests on in the campaign's order) is sorted in place as stops
+/// by a stable sort that finds its sorted runs, which the keys would lose;
+/// the two buffers then trade places, so both keep their room.
+fn scan_linear(batch: &mut Vec<Stop>, head: Block, keys: &mut Vec<u128>, plan: &mut Vec<Stop>) {
+    debug_assert!(plan.is_empty());
+    let key = |s: &Stop| (u64::from(s.start < head.0), s.start);
+    // Whether the batch is nearly sorted, from 32 adjacent pairs spread
+    // over it (either way the order is the same; only the work differs).
+    let pairs = batch.len().saturating_sub(1);
+    let step = pairs.div_ceil(32).max(1);
+    let descents = (0..pairs)
+        .step_by(step)
+        .filter(|&i| key(&batch[i + 1]) < key(&batch[i]))
+        .count();
+    if descents * 16 <= pairs.div_ceil(step) {
+        std::mem::swap(batch, plan);
+        plan.sort_by_key(key);
+        plan.reverse();
+        return;
+    }
+    // Behind the head, then the block, then the index in the batch (which
+    // keeps ties in order): one integer per stop.
+    keys.clear();
+    keys.extend(batch.iter().enumerate().map(|(i, s)| {
+        let (behind, start) = key(s);
+        (u128::from(behind) << 127) | (u128::from(start) << 32) | i as u128
+    }));
+    keys.sort_unstable();
+    plan.extend(keys.iter().rev().map(|&k| batch[k as u32 as usize]));
+    batch.clear();
 }
 
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where
@@ -624,10 +671,17 @@ mod tests {
         let model = LinearModel::new(10_000, 1, 1.0, 100.0, 2.0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(4);
         for case in 0..300 {
+            // Every other batch nearly in block order, as the clustering
+            // strategies pass them on.
+            let sorted = case % 2 == 0;
             let batch: Vec<Stop> = (0..case % 40)
                 .map(|i| {
                     // Few distinct blocks, so that ties occur.
-                    let start = rng.gen_range(0..50) * 100;
+                    let start = if sorted && !rng.gen_bool(0.05) {
+                        u64::from(i) * 100
+                    } else {
+                        rng.gen_range(0..50) * 100
+                    };
                     Stop {
                         file: i,
                         start,
@@ -641,9 +695,9 @@ mod tests {
             let schedule =
                 order_tape(&model, extents(&batch), head, None, Algorithm::Scan).unwrap();
             let expected: Vec<u32> = schedule.order.iter().map(|&i| batch[i].file).collect();
-            let mut ours = batch.clone();
-            scan_linear(&mut ours, head);
-            let ours: Vec<u32> = ours.iter().map(|s| s.file).collect();
+            let mut plan = Vec::new();
+            scan_linear(&mut batch.clone(), head, &mut Vec::new(), &mut plan);
+            let ours: Vec<u32> = plan.iter().rev().map(|s| s.file).collect();
             assert_eq!(ours, expected, "case {case}");
         }
     }

@@ -1,6 +1,7 @@
 //! One recall run: requester + library on a calendar of fixed slots (the
 //! library's, then the run's own events).
 
+use super::metrics::time_bits;
 use super::{Metrics, Pending, Series, Strategy, Tapes};
 use crate::library::{Campaign, LibrarySpec, TapeSystem};
 use crate::sim::SlotCalendar;
@@ -62,8 +63,9 @@ struct Recall<'a> {
     files: u64,
     last_staged_s: Option<f64>,
     staging_sum_s: f64,
-    /// Staging time of every staged file (for its quantiles).
-    staging_s: Vec<f64>,
+    /// Staging time of every staged file, as [`time_bits`] (for its
+    /// quantiles).
+    staging_bits: Vec<u64>,
     bytes_at_sample: u64,
     series: Series,
 }
@@ -99,7 +101,7 @@ impl Recall<'_> {
                 self.bytes += c.bytes;
                 self.files += 1;
                 self.staging_sum_s += c.staging_s;
-                self.staging_s.push(c.staging_s);
+                self.staging_bits.push(time_bits(c.staging_s));
                 self.fill(cal);
                 self.library.resume(cal)?;
             }
@@ -166,7 +168,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         staging_sum_s: 0.0,
         // Room for every file: the vector never moves (untouched room
         // costs no memory).
-        staging_s: Vec::with_capacity(campaign.files().len()),
+        staging_bits: Vec::with_capacity(campaign.files().len()),
         bytes_at_sample: 0,
         series: Series::default(),
     };
@@ -191,7 +193,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         model.files,
         model.last_staged_s,
         model.staging_sum_s,
-        &mut model.staging_s,
+        &mut model.staging_bits,
         &model.library.mounts,
         &capacities,
         model.library.busy_s,

@@ -65,8 +65,9 @@ impl Pending for ByTapesPending<'_> {
     }
 
     fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
-        for &tape in &campaign.arrival_tapes()[ranks] {
-            self.clusters.admit(tape, now);
+        let tapes = &campaign.arrival_tapes()[ranks];
+        self.clusters.admit(tapes, now);
+        for &tape in tapes {
             self.list(tape);
         }
     }

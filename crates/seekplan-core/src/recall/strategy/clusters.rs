@@ -92,13 +92,23 @@ impl<'a> Clusters<'a> {
         self.arrived(f.tape, now);
     }
 
-    /// The campaign's next request on `tape` arrived at `now`.
-    pub fn admit(&mut self, tape: u32, now: Time) {
+    /// The campaign's next requests arrived at `now`: one on each entry of
+    /// `tapes`, in arrival order. The counts shared by all move once (a
+    /// whole campaign may arrive at once).
+    pub fn admit(&mut self, tapes: &[u32], now: Time) {
         debug_assert!(
             self.campaign.is_some(),
             "only campaign requests are admitted"
         );
-        self.arrived(tape, now);
+        for &tape in tapes {
+            let t = &mut self.tapes[tape as usize];
+            t.len += 1;
+            t.last_arrival = now;
+        }
+        if !tapes.is_empty() {
+            self.waiting += tapes.len();
+            self.fruitless_at = None;
+        }
     }
 
     fn arrived(&mut self, tape: u32, now: Time) {
