@@ -612,7 +612,8 @@ fn scan_linear(batch: &mut Vec<Stop>, head: Block, keys: &mut Vec<u128>, plan: &
         return;
     }
     // Behind the head, then the block, then the index in the batch (which
-    // keeps ties in order): one integer per stop.
+    // keeps ties in order): one integer per stop. The index fits its 32
+    // bits: a batch holds requests of one campaign, whose files are u32s.
     keys.clear();
     keys.extend(batch.iter().enumerate().map(|(i, s)| {
         let (behind, start) = key(s);
