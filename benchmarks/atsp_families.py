@@ -106,6 +106,50 @@ def crane(n: int, rng: np.random.Generator) -> np.ndarray:
     return np.rint(empty + reach[None, :])
 
 
+def coin(n: int, rng: np.random.Generator, block: int = 1000) -> np.ndarray:
+    """Pay-phone coin collection: n phones on the streets of a city grid of
+    g x g blocks (g the least odd number from sqrt(n): our choice, about
+    one phone a block), every street one-way, the east-west ones alternately
+    east- and westbound from an eastbound south edge, the north-south ones
+    alternately north- and southbound from a southbound west edge (our
+    choice of one-way pattern: with g odd the city's edge is a loop, so
+    every corner reaches every other); each phone lies on a random block side at a random
+    integer distance along it. The cost from phone i to phone j is the
+    shortest drive: straight on to j if j lies ahead on i's block side,
+    else on to the block side's end, the shortest path through the one-way
+    grid to the start of j's block side, and along it to j."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    g = max(3, int(np.ceil(np.sqrt(n))) | 1)
+    side = g + 1  # intersections per row and column
+
+    def node(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return y * side + x
+
+    # Directed block sides as (start, end) intersections: east-west street
+    # y runs east when y is even; north-south street x runs north when x is
+    # odd.
+    x, y = (a.ravel() for a in np.meshgrid(np.arange(g), np.arange(side), indexing="ij"))
+    east = y % 2 == 0
+    ew = np.stack([node(np.where(east, x, x + 1), y), node(np.where(east, x + 1, x), y)], 1)
+    x, y = (a.ravel() for a in np.meshgrid(np.arange(side), np.arange(g), indexing="ij"))
+    north = x % 2 == 1
+    ns = np.stack([node(x, np.where(north, y, y + 1)), node(x, np.where(north, y + 1, y))], 1)
+    sides = np.concatenate([ew, ns])
+    graph = coo_matrix(
+        (np.full(len(sides), float(block)), (sides[:, 0], sides[:, 1])),
+        shape=(side * side, side * side),
+    )
+    between = shortest_path(graph.tocsr(), method="D")
+    on = rng.integers(0, len(sides), n)
+    at = rng.integers(0, block, n).astype(np.float64)
+    start, end = sides[on, 0], sides[on, 1]
+    cost = (block - at)[:, None] + between[end[:, None], start[None, :]] + at[None, :]
+    ahead = (on[:, None] == on[None, :]) & (at[None, :] >= at[:, None])
+    return np.where(ahead, at[None, :] - at[:, None], cost)
+
+
 FAMILIES: dict[str, Callable[[int, np.random.Generator], np.ndarray]] = {
     "amat": amat,
     "tmat": tmat,
@@ -115,6 +159,7 @@ FAMILIES: dict[str, Callable[[int, np.random.Generator], np.ndarray]] = {
     "rtilt": rtilt,
     "stilt": stilt,
     "crane": crane,
+    "coin": coin,
 }
 
 
