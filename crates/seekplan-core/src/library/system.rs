@@ -63,6 +63,12 @@ struct Drive {
     busy_since: Time,
     mount_start: Time,
     mount_bytes: u64,
+    /// The session's volume the drive's read rate was last worked out for
+    /// and that rate (bytes a second), for the session-fraction model: a
+    /// read leaves the volume as it was (read since the mount grows by what
+    /// the tape's queue loses), so only a request joining the tape's queue
+    /// changes it, and the rate's two divisions are skipped otherwise.
+    rate_for: (u64, f64),
 }
 
 /// A queued read: the file, the blocks it spans, its size and when it
@@ -173,6 +179,7 @@ impl<'a> TapeSystem<'a> {
                     busy_since: 0.0,
                     mount_start: 0.0,
                     mount_bytes: 0,
+                    rate_for: (u64::MAX, 0.0),
                 };
                 spec.hardware.drives
             ],
@@ -289,6 +296,7 @@ impl<'a> TapeSystem<'a> {
                 drive.head = Block(0);
                 drive.mount_start = cal.now();
                 drive.mount_bytes = 0;
+                drive.rate_for = (u64::MAX, 0.0);
                 self.dispatch(d, cal)?;
             }
             other => unreachable!("drive {d} got an event while {other:?}"),
@@ -483,7 +491,7 @@ impl<'a> TapeSystem<'a> {
     }
 
     /// Seconds drive `d` takes to position for and read `stop` on tape `t`.
-    fn read_seconds(&self, d: usize, t: u32, stop: Stop) -> f64 {
+    fn read_seconds(&mut self, d: usize, t: u32, stop: Stop) -> f64 {
         match self.spec.read_model {
             ReadModel::Positional { .. } => {
                 let model = &self.models[t as usize];
@@ -497,10 +505,15 @@ impl<'a> TapeSystem<'a> {
                 // The session's volume: read since the mount plus queued for
                 // the tape (this file included).
                 let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
-                let fraction = session as f64 / self.campaign.tapes()[t as usize].capacity as f64;
-                stop.size as f64
-                    / (self.spec.hardware.drive.rate_bps
-                        * self.spec.read_model.efficiency(fraction))
+                let (known, mut rate) = self.drives[d].rate_for;
+                if known != session {
+                    let capacity = self.campaign.tapes()[t as usize].capacity;
+                    let fraction = session as f64 / capacity as f64;
+                    rate = self.spec.hardware.drive.rate_bps
+                        * self.spec.read_model.efficiency(fraction);
+                    self.drives[d].rate_for = (session, rate);
+                }
+                stop.size as f64 / rate
             }
         }
     }
