@@ -2,7 +2,7 @@
 //! round-robin; the next tape is the one whose oldest pending request came
 //! first (the paper's 2T and 12T, §4.2).
 
-use super::clusters::Clusters;
+use super::clusters::{Clusters, TapePending};
 use super::{Pending, StrategyConfig, Tapes};
 use crate::library::{Campaign, Request};
 use crate::sim::Time;
@@ -50,11 +50,18 @@ struct ByTapesPending<'a> {
 impl ByTapesPending<'_> {
     /// Lists `tape`, which just got a request, unless it is listed or active.
     fn list(&mut self, tape: u32) {
-        let t = tape as usize;
-        if !self.listed[t] && !self.clusters.tapes[t].active {
-            self.listed[t] = true;
-            self.first_seen.push_back(tape);
-        }
+        let pending = &self.clusters.tapes[tape as usize];
+        list(&mut self.first_seen, &mut self.listed, tape, pending);
+    }
+}
+
+/// Lists `tape` (whose pending requests are `pending`) in `first_seen`
+/// unless it is listed or active.
+fn list(first_seen: &mut VecDeque<u32>, listed: &mut [bool], tape: u32, pending: &TapePending) {
+    let t = tape as usize;
+    if !listed[t] && !pending.active {
+        listed[t] = true;
+        first_seen.push_back(tape);
     }
 }
 
@@ -65,11 +72,11 @@ impl Pending for ByTapesPending<'_> {
     }
 
     fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
-        let tapes = &campaign.arrival_tapes()[ranks];
-        self.clusters.admit(tapes, now);
-        for &tape in tapes {
-            self.list(tape);
-        }
+        let (first_seen, listed) = (&mut self.first_seen, &mut self.listed);
+        self.clusters
+            .admit(&campaign.arrival_tapes()[ranks], now, |tape, pending| {
+                list(first_seen, listed, tape, pending);
+            });
     }
 
     fn take(&mut self, now: Time) -> Option<Request> {
