@@ -277,14 +277,16 @@ fn ascent(g: &Graph, upper: f64, deadline: Option<Instant>) -> (Penalties, f64) 
 
 /// Each node's `count` smallest-α successors and predecessors (ties to the
 /// cheaper edge, then the lower node) after the ascent from a tour costing
-/// `upper`, stopped at `deadline`; and the ascent's best 1-tree bound, a
-/// lower bound on every tour of `d`.
+/// `upper`, stopped at `deadline`; the ascent's best 1-tree bound, a
+/// lower bound on every tour of `d`; and, for each node's successors in
+/// that order, whether α is zero (the edge lies on a minimum 1-tree: what
+/// the trials' start tours follow, see [`super::walks`]).
 pub(crate) fn candidates(
     d: &Dense,
     upper: f64,
     count: usize,
     deadline: Option<Instant>,
-) -> (Neighbours, f64) {
+) -> (Neighbours, f64, Vec<Vec<bool>>) {
     let g = Graph::new(d);
     let m = g.m;
     let (pen, bound) = ascent(&g, upper, deadline);
@@ -301,13 +303,18 @@ pub(crate) fn candidates(
         all.truncate(k);
         all
     };
-    let succs = (0..m)
+    let succs: Vec<Vec<usize>> = (0..m)
         .map(|u| pick(&|v| (alpha[u * m + v], g.cost[u * m + v]), u))
         .collect();
     let preds = (0..m)
         .map(|v| pick(&|u| (alpha[u * m + v], g.cost[u * m + v]), v))
         .collect();
-    (Neighbours { preds, succs }, bound)
+    let zero = succs
+        .iter()
+        .enumerate()
+        .map(|(u, vs)| vs.iter().map(|&v| alpha[u * m + v] <= 0.0).collect())
+        .collect();
+    (Neighbours { preds, succs }, bound, zero)
 }
 
 #[cfg(test)]
@@ -437,7 +444,7 @@ mod tests {
                 let mut order: Vec<usize> = (0..d.len()).collect();
                 let mut optimum = f64::INFINITY;
                 permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
-                let (near, _) = candidates(d, d.tour(&order), 3, None);
+                let (near, _, _) = candidates(d, d.tour(&order), 3, None);
                 let (pen, bound) = ascent(&g, d.tour(&order), None);
                 prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
                 for u in 0..m {

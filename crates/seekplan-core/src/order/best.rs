@@ -4,10 +4,12 @@
 //! relaxations (BNB, which begins with PATCH's tour), the two cheapest (the second only if
 //! within `SEED_SLACK` of the first) are improved by Or-opt
 //! and the better of those by iterated local search (none of this when BNB
-//! proved its tour optimal on a matrix); on nearly symmetric matrices, whose
-//! searches draw their moves from α-nearness candidates ([`alpha`]),
-//! restarts of that search on perturbed costs ([`trials`]) are merged with
-//! its tour ([`merge`]); the cheapest of these
+//! proved its tour optimal on a matrix); on nearly symmetric matrices,
+//! rounds of trials from random walks guided by its tour ([`walks`]), each
+//! round's tours merged ([`merge`]) and the result polished, where the
+//! searches draw their moves from α-nearness candidates ([`alpha`]), else
+//! restarts of that search on perturbed costs ([`trials`]) merged with its
+//! tour; the cheapest of these
 //! and of every other algorithm's schedule is returned, so `best` is never
 //! worse than any of them on the same input (except what is skipped on large
 //! batches: LOSS, MPScan and MPScan*, see `LOSS_LIMIT`, `MPSCAN_LIMIT`
@@ -19,7 +21,7 @@ use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::{
     alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read,
-    scan, sltf, sort, trials, Head, Options, Problem,
+    scan, sltf, sort, trials, walks, Head, Options, Problem,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -62,10 +64,6 @@ const ALPHA_LIMIT: usize = 500;
 /// stilt 316 (instance seed 2), 309 of 316 edges are among the tail's 5
 /// α-nearest successors, 197 among its 5 cheapest (2026-11-25).
 const ALPHA_CANDIDATES: usize = 6;
-/// Kicks with α candidates, as a multiple of the default budget: with 6
-/// candidates instead of 16 a kick's repair looks at fewer moves, and
-/// twice the kicks cost less CPU than the default search did.
-const ALPHA_KICKS: usize = 2;
 
 /// BEST in the registry.
 pub(crate) struct Best;
@@ -134,18 +132,16 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Opt
         let near = Neighbours::new(&d);
         let reversals = problem.is_matrix() && near.nearly_symmetric(&d);
         let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT;
+        // Which α candidates are zero-α (what the walks follow), if any.
+        let mut zero = None;
         let near = if alpha {
-            let (near, tree_bound) = alpha::candidates(&d, cheapest, ALPHA_CANDIDATES, deadline);
+            let (near, tree_bound, zero_alpha) =
+                alpha::candidates(&d, cheapest, ALPHA_CANDIDATES, deadline);
             bound = Some(bound::from_rounded_positioning(problem, tree_bound));
+            zero = Some(zero_alpha);
             near
         } else {
             near
-        };
-        let search = Options {
-            iterations: options
-                .iterations
-                .or_else(|| alpha.then(|| ALPHA_KICKS * ils::kicks(n, true, options))),
-            ..options.clone()
         };
         // On a matrix a finished branch and bound leaves nothing to improve.
         let settled = proven && problem.is_matrix();
@@ -165,16 +161,21 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Opt
                 &d,
                 &near,
                 &mut kicked,
-                &search.until(deadline),
+                &options.until(deadline),
                 problem.is_matrix(),
                 reversals,
             );
-            if reversals {
+            if let Some(zero) = &zero {
                 // Where reversals pay, ILS stalls in one basin whatever its
-                // seed: restarts elsewhere and the merge of their tours
-                // reach further (see `trials`).
-                let kicks = ils::kicks(n, true, &search);
-                let mut tours = trials::trials(&d, &near, &kicked, kicks, &search.until(deadline));
+                // seed: trials from walks, merged round by round, reach
+                // further (see `walks`).
+                let tours = walks::search(&d, &near, zero, &mut kicked, &options.until(deadline));
+                candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
+            } else if reversals {
+                // Without α candidates, restarts on perturbed costs and the
+                // merge of their tours (see `trials`).
+                let kicks = ils::kicks(n, true, options);
+                let mut tours = trials::trials(&d, &near, &kicked, kicks, &options.until(deadline));
                 tours.push(kicked.clone());
                 candidates.extend(merge::merge(&d, &tours, deadline).map(|o| (o, Moves::Locate)));
                 candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));

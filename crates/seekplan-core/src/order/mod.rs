@@ -28,6 +28,7 @@ mod sltf;
 mod sort;
 mod tour;
 mod trials;
+mod walks;
 
 mod registry;
 mod schedule;
