@@ -93,10 +93,10 @@ impl<'a> Clusters<'a> {
     }
 
     /// The campaign's next requests arrived at `now`: one on each entry of
-    /// `tapes`, in arrival order; `arrived` sees each tape's pending
-    /// requests after its arrival, in the same pass. The counts shared by
-    /// all move once (a whole campaign may arrive at once).
-    pub fn admit(&mut self, tapes: &[u32], now: Time, mut arrived: impl FnMut(u32, &TapePending)) {
+    /// `tapes`, in arrival order; `then` sees each tape's pending requests
+    /// after its arrival, in the same pass. The counts shared by all move
+    /// once (a whole campaign may arrive at once).
+    pub fn admit(&mut self, tapes: &[u32], now: Time, mut then: impl FnMut(u32, &TapePending)) {
         debug_assert!(
             self.campaign.is_some(),
             "only campaign requests are admitted"
@@ -105,7 +105,7 @@ impl<'a> Clusters<'a> {
             let t = &mut self.tapes[tape as usize];
             t.len += 1;
             t.last_arrival = now;
-            arrived(tape, t);
+            then(tape, t);
         }
         if !tapes.is_empty() {
             self.waiting += tapes.len();
