@@ -19,6 +19,22 @@ pub(crate) fn on_closed_tour<R>(
     f(&d, &near)
 }
 
+/// A tilted-drilling-like matrix over `n` scattered points: Manhattan
+/// distances with upward moves dearer, so nearly symmetric (the searches
+/// that use reversals and α candidates run on it).
+pub(crate) fn tilted(n: u32) -> Vec<Vec<f64>> {
+    let pts: Vec<(f64, f64)> = (0..n)
+        .map(|k| (f64::from(k * 37 % 101), f64::from(k * 59 % 97)))
+        .collect();
+    pts.iter()
+        .map(|a| {
+            pts.iter()
+                .map(|b| (b.0 - a.0).abs() + if b.1 > a.1 { 2.0 } else { 1.0 } * (b.1 - a.1).abs())
+                .collect()
+        })
+        .collect()
+}
+
 /// Checks that `improve`, run from the identity order on the closed tour
 /// over `rows`, gains something, gains exactly what the tour loses, and
 /// leaves a permutation.

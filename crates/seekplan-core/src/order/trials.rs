@@ -121,24 +121,11 @@ fn patched(d: &Dense) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::order::test_support::on_closed_tour;
+    use crate::order::test_support::{on_closed_tour, tilted};
 
     #[test]
     fn trials_are_seeded_permutations_within_the_work_budget() {
-        let pts: Vec<(f64, f64)> = (0..40u32)
-            .map(|k| (f64::from(k * 37 % 101), f64::from(k * 59 % 97)))
-            .collect();
-        let rows = pts
-            .iter()
-            .map(|a| {
-                pts.iter()
-                    .map(|b| {
-                        (b.0 - a.0).abs() + if b.1 > a.1 { 2.0 } else { 1.0 } * (b.1 - a.1).abs()
-                    })
-                    .collect()
-            })
-            .collect();
-        on_closed_tour(rows, |d, near| {
+        on_closed_tour(tilted(40), |d, near| {
             let best: Vec<usize> = (0..d.len()).collect();
             let options = Options::default();
             let tours = trials(d, near, &best, 50, &options);

@@ -211,24 +211,7 @@ pub(crate) fn search(
 mod tests {
     use super::*;
     use crate::order::alpha;
-    use crate::order::test_support::on_closed_tour;
-
-    /// A tilted-drilling-like matrix: Manhattan distances with upward
-    /// moves dearer, so nearly symmetric.
-    fn tilted(n: u32) -> Vec<Vec<f64>> {
-        let pts: Vec<(f64, f64)> = (0..n)
-            .map(|k| (f64::from(k * 37 % 101), f64::from(k * 59 % 97)))
-            .collect();
-        pts.iter()
-            .map(|a| {
-                pts.iter()
-                    .map(|b| {
-                        (b.0 - a.0).abs() + if b.1 > a.1 { 2.0 } else { 1.0 } * (b.1 - a.1).abs()
-                    })
-                    .collect()
-            })
-            .collect()
-    }
+    use crate::order::test_support::{on_closed_tour, tilted};
 
     fn is_permutation(order: &[usize], n: usize) -> bool {
         let mut seen = order.to_vec();
