@@ -193,6 +193,33 @@ fn same_seed_same_run_other_seed_other_run() {
     assert_ne!(a.metrics, d.metrics);
 }
 
+#[test]
+fn runs_over_one_campaign_leave_each_other_nothing_but_room() {
+    // The campaign keeps a run's buffers for the next run: a run after runs
+    // of other configurations (larger queues, other strategies, a run cut
+    // short with requests still queued) is the run on a fresh copy.
+    let c = campaign(12, 40, 6);
+    let configs = [
+        spec(
+            library(3, 200),
+            Strategy::ByTapes(ByTapes { tapes: 2 }),
+            2_000.0,
+        ),
+        spec(library(2, 15), Strategy::Random(Random {}), 1e6),
+        spec(library(4, 60), Strategy::ByDataset(ByDataset {}), 500.0),
+    ];
+    for s in &configs {
+        for earlier in &configs {
+            simulate(earlier, &c).unwrap();
+            let again = simulate(s, &c).unwrap();
+            let fresh = simulate(s, &c.clone()).unwrap();
+            assert_eq!(again.metrics, fresh.metrics);
+            assert_eq!(again.series, fresh.series);
+            assert_eq!(again.events, fresh.events);
+        }
+    }
+}
+
 /// One 1,000 MB tape with a 1 MB file at each of `blocks`, requested in that order.
 fn on_one_tape(blocks: &[u64]) -> Campaign {
     let files = blocks.iter().map(|&b| file(0, b, MB)).collect();

@@ -1,5 +1,7 @@
 //! What is recalled: files at positions on tapes.
 
+use super::room::{KeptRoom, RunRoom};
+use super::system::Stop;
 use super::LibrarySpec;
 use crate::model::LinearModel;
 use crate::{Error, Result};
@@ -70,6 +72,8 @@ pub struct Campaign {
     /// A block size in which every file was found to fit on its tape (the
     /// check reads every file; a sweep's runs share one block size).
     fits_in_blocks_of: OnceLock<u64>,
+    /// The buffers of the last run over the campaign, for the next one.
+    room: KeptRoom<Stop>,
 }
 
 /// A campaign as parallel columns, borrowed from their owner (numpy arrays
@@ -184,6 +188,17 @@ impl Campaign {
         self.arrival_tapes = tapes;
         self.tape_requests = requests;
         self.tape_start = start;
+    }
+
+    /// The buffers the last run over this campaign left (empty ones if
+    /// none are kept); give them back with [`Campaign::keep_room`].
+    pub(crate) fn take_room(&self) -> RunRoom<Stop> {
+        self.room.take()
+    }
+
+    /// Keeps a run's buffers for the next run over this campaign.
+    pub(crate) fn keep_room(&self, room: RunRoom<Stop>) {
+        self.room.keep(room);
     }
 
     /// Requested files, in the order they were requested.

@@ -6,6 +6,7 @@
 mod campaign;
 mod hardware;
 mod relevance;
+mod room;
 mod spec;
 mod system;
 
@@ -14,5 +15,6 @@ pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
 pub use hardware::{
     mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
 };
+pub(crate) use room::RunRoom;
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};
 pub use system::{Completion, MountRecord, TapeSystem};

@@ -11,7 +11,7 @@
 //! takes is the [`ReadModel`]'s.
 use super::relevance::{self, Relevance};
 use super::{
-    prefetch, ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request,
+    prefetch, ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request, RunRoom,
 };
 use crate::model::{Block, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
@@ -74,7 +74,7 @@ struct Drive {
 /// A queued read: the file, the blocks it spans, its size and when it
 /// entered the queue (kept together so a read touches one record).
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Stop {
+pub(crate) struct Stop {
     file: u32,
     start: u64,
     end: u64,
@@ -152,23 +152,44 @@ pub struct TapeSystem<'a> {
 impl<'a> TapeSystem<'a> {
     /// An idle library with every tape in its slot.
     pub fn new(spec: &'a LibrarySpec, campaign: &'a Campaign) -> Result<Self> {
+        Self::with_room(spec, campaign, &mut RunRoom::default())
+    }
+
+    /// [`TapeSystem::new`] with its queues' buffers taken from `room` (a
+    /// previous run's, whose pages are mapped already); give them back with
+    /// [`TapeSystem::leave_room`].
+    pub(crate) fn with_room(
+        spec: &'a LibrarySpec,
+        campaign: &'a Campaign,
+        room: &mut RunRoom<Stop>,
+    ) -> Result<Self> {
         let algo = spec.validate()?;
         let models = campaign.models(spec)?;
+        // Room for as many requests as a tape can have queued, so that
+        // queueing never grows a vector (untouched room costs no memory).
+        let mut buffer = |n: usize| {
+            let mut b = room.queues.pop().unwrap_or_default();
+            b.clear();
+            b.reserve(n);
+            b
+        };
+        let tapes = campaign
+            .files_per_tape()
+            .iter()
+            .map(|&n| TapeQueue {
+                fresh: buffer(n.min(spec.queue_size)),
+                plan: buffer(0),
+                ..TapeQueue::default()
+            })
+            .collect();
+        let mut scan_keys = std::mem::take(&mut room.keys);
+        scan_keys.clear();
         Ok(TapeSystem {
             spec,
             campaign,
             models,
             algo,
-            // Room for as many requests as a tape can have queued, so that
-            // queueing never grows a vector (untouched room costs no memory).
-            tapes: campaign
-                .files_per_tape()
-                .iter()
-                .map(|&n| TapeQueue {
-                    fresh: Vec::with_capacity(n.min(spec.queue_size)),
-                    ..TapeQueue::default()
-                })
-                .collect(),
+            tapes,
             drives: vec![
                 Drive {
                     phase: Phase::Empty,
@@ -190,7 +211,7 @@ impl<'a> TapeSystem<'a> {
             free_drives: spec.hardware.drives,
             choosing: None,
             relevance: Relevance::new(campaign.tapes().len()),
-            scan_keys: Vec::new(),
+            scan_keys,
             mounts: Vec::new(),
             busy_s: 0.0,
         })
@@ -371,6 +392,15 @@ impl<'a> TapeSystem<'a> {
                 });
             }
         }
+    }
+
+    /// Gives the queues' buffers and sort keys to `room`, for the next run.
+    pub(crate) fn leave_room(self, room: &mut RunRoom<Stop>) {
+        for q in self.tapes {
+            room.queues.push(q.plan);
+            room.queues.push(q.fresh);
+        }
+        room.keys = self.scan_keys;
     }
 
     fn has_own_work(&self, d: usize) -> bool {

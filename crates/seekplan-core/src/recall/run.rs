@@ -148,7 +148,13 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     if !(spec.sample_s.is_finite() && spec.sample_s > 0.0) {
         return Err(Error::invalid("sample_s", "must be positive"));
     }
-    let library = TapeSystem::new(&spec.library, campaign)?;
+    let mut room = campaign.take_room();
+    let library = TapeSystem::with_room(&spec.library, campaign, &mut room)?;
+    // Room for every file: the vector never moves (untouched room costs no
+    // memory).
+    let mut staging_bits = std::mem::take(&mut room.times);
+    staging_bits.clear();
+    staging_bits.reserve(campaign.files().len());
     let tapes = Tapes {
         specs: campaign.tapes(),
         campaign: Some(campaign),
@@ -166,9 +172,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         files: 0,
         last_staged_s: None,
         staging_sum_s: 0.0,
-        // Room for every file: the vector never moves (untouched room
-        // costs no memory).
-        staging_bits: Vec::with_capacity(campaign.files().len()),
+        staging_bits,
         bytes_at_sample: 0,
         series: Series::default(),
     };
@@ -200,6 +204,9 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         spec.library.hardware.drives,
         campaign.files().len() as u64,
     );
+    model.library.leave_room(&mut room);
+    room.times = model.staging_bits;
+    campaign.keep_room(room);
     Ok(RecallOutcome {
         metrics,
         series: model.series,
