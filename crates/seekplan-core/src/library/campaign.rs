@@ -69,6 +69,8 @@ pub struct Campaign {
     /// are `tape_requests[tape_start[t]..tape_start[t + 1]]`.
     tape_requests: Vec<Request>,
     tape_start: Vec<usize>,
+    /// Tapes with requests, in the order of their first request's arrival.
+    tapes_by_first_arrival: Vec<u32>,
     /// A block size in which every file was found to fit on its tape (the
     /// check reads every file; a sweep's runs share one block size).
     fits_in_blocks_of: OnceLock<u64>,
@@ -175,10 +177,15 @@ impl Campaign {
         ];
         let mut tapes = Vec::with_capacity(n);
         let mut in_arrival_order = Vec::with_capacity(n);
+        let mut by_first_arrival = Vec::new();
         for rank in 0..n {
             let f = self.nth_arrival(rank).expect("rank within the campaign");
             let request = self.request(f);
-            let slot = &mut next[request.tape as usize];
+            let t = request.tape as usize;
+            if next[t] == start[t] {
+                by_first_arrival.push(request.tape);
+            }
+            let slot = &mut next[t];
             requests[*slot] = request;
             *slot += 1;
             tapes.push(request.tape);
@@ -188,6 +195,7 @@ impl Campaign {
         self.arrival_tapes = tapes;
         self.tape_requests = requests;
         self.tape_start = start;
+        self.tapes_by_first_arrival = by_first_arrival;
     }
 
     /// The buffers the last run over this campaign left (empty ones if
@@ -233,6 +241,13 @@ impl Campaign {
     /// Tape of each file in arrival order (indexed like [`Campaign::nth_arrival`]).
     pub fn arrival_tapes(&self) -> &[u32] {
         &self.arrival_tapes
+    }
+
+    /// Tapes with requests, in the order their first request arrives (ties
+    /// in request order): the order in which a requester receiving the whole
+    /// campaign at once first sees each tape.
+    pub fn tapes_by_first_arrival(&self) -> &[u32] {
+        &self.tapes_by_first_arrival
     }
 
     /// Requests for `tape` in arrival order (ties in request order).

@@ -73,10 +73,22 @@ impl Pending for ByTapesPending<'_> {
 
     fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
         let (first_seen, listed) = (&mut self.first_seen, &mut self.listed);
-        self.clusters
-            .admit(&campaign.arrival_tapes()[ranks], now, |tape, pending| {
-                list(first_seen, listed, tape, pending);
-            });
+        let then = |tape, pending: &TapePending| list(first_seen, listed, tape, pending);
+        // A whole campaign arriving at once (a batch recall known up front)
+        // is listed tape by tape, not request by request: each tape is
+        // listed at its first request either way, and whether a tape is
+        // listed depends only on that.
+        if ranks.start == 0 && ranks.end == campaign.files().len() {
+            let per_tape = campaign.files_per_tape();
+            let arrivals = campaign
+                .tapes_by_first_arrival()
+                .iter()
+                .map(|&t| (t, per_tape[t as usize]));
+            self.clusters.admit(arrivals, now, then);
+        } else {
+            let arrivals = campaign.arrival_tapes()[ranks].iter().map(|&t| (t, 1));
+            self.clusters.admit(arrivals, now, then);
+        }
     }
 
     fn take(&mut self, now: Time) -> Option<Request> {
@@ -95,5 +107,56 @@ impl Pending for ByTapesPending<'_> {
 
     fn next_wake(&self) -> Option<f64> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::{FileSpec, TapeSpec};
+    use rand::{Rng, SeedableRng};
+
+    /// The requests a by-tapes queue passes on, all of them, after the
+    /// campaign's arrivals were admitted in the pieces `cuts` gives.
+    fn passed_on(campaign: &Campaign, tapes: usize, cuts: &[usize]) -> Vec<u32> {
+        let specs = Tapes {
+            specs: campaign.tapes(),
+            campaign: Some(campaign),
+        };
+        let mut q = ByTapes { tapes }.build(&specs, ChaCha8Rng::seed_from_u64(0));
+        let mut from = 0;
+        for &to in cuts.iter().chain([&campaign.files().len()]) {
+            q.admit(campaign, from..to, 0.0);
+            from = to;
+        }
+        std::iter::from_fn(|| q.take(0.0).map(|r| r.file)).collect()
+    }
+
+    #[test]
+    fn a_whole_campaign_at_once_is_listed_as_request_by_request() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for case in 0..50 {
+            let n_tapes = 1 + case % 9;
+            let files = (0..rng.gen_range(0..120))
+                .map(|i| FileSpec {
+                    dataset: 0,
+                    tape: rng.gen_range(0..n_tapes),
+                    block: i,
+                    size: 1,
+                    arrival_s: 0.0,
+                    tapeinfo: true,
+                })
+                .collect::<Vec<_>>();
+            let n = files.len();
+            let tape = TapeSpec {
+                capacity: 1 << 40,
+                used: 1 << 40,
+            };
+            let c = Campaign::new(files, vec![tape; n_tapes as usize]).unwrap();
+            let active = 1 + case as usize % 3;
+            let whole = passed_on(&c, active, &[]);
+            assert_eq!(whole.len(), n);
+            assert_eq!(whole, passed_on(&c, active, &[n / 3]), "case {case}");
+        }
     }
 }

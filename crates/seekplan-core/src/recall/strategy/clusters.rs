@@ -92,23 +92,31 @@ impl<'a> Clusters<'a> {
         self.arrived(f.tape, now);
     }
 
-    /// The campaign's next requests arrived at `now`: one on each entry of
-    /// `tapes`, in arrival order; `then` sees each tape's pending requests
-    /// after its arrival, in the same pass. The counts shared by all move
-    /// once (a whole campaign may arrive at once).
-    pub fn admit(&mut self, tapes: &[u32], now: Time, mut then: impl FnMut(u32, &TapePending)) {
+    /// The campaign's next requests arrived at `now`: `arrivals` gives,
+    /// in arrival order, a tape and how many of its requests arrived (a run
+    /// of requests on one tape may come as one entry); `then` sees each
+    /// tape's pending requests after the entry, in the same pass. The
+    /// counts shared by all move once (a whole campaign may arrive at once).
+    pub fn admit(
+        &mut self,
+        arrivals: impl IntoIterator<Item = (u32, usize)>,
+        now: Time,
+        mut then: impl FnMut(u32, &TapePending),
+    ) {
         debug_assert!(
             self.campaign.is_some(),
             "only campaign requests are admitted"
         );
-        for &tape in tapes {
+        let mut arrived = 0;
+        for (tape, n) in arrivals {
             let t = &mut self.tapes[tape as usize];
-            t.len += 1;
+            t.len += n;
             t.last_arrival = now;
+            arrived += n;
             then(tape, t);
         }
-        if !tapes.is_empty() {
-            self.waiting += tapes.len();
+        if arrived > 0 {
+            self.waiting += arrived;
             self.fruitless_at = None;
         }
     }
