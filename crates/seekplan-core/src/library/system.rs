@@ -231,12 +231,16 @@ impl<'a> TapeSystem<'a> {
     pub fn submit(&mut self, f: Request, cal: &mut SlotCalendar) {
         debug_assert!(self.in_queue < self.spec.queue_size);
         let t = f.tape as usize;
-        // The drive reading a batch of this tape, if any.
-        let reading = self.tapes[t].holder.filter(|&d| {
-            let drive = &self.drives[d];
-            drive.mounted == Some(f.tape)
-                && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
-        });
+        // The drive reading a batch of this tape, if any (only `insert`
+        // arrivals ask).
+        let reading = match self.spec.arrivals {
+            Arrivals::Insert => self.tapes[t].holder.filter(|&d| {
+                let drive = &self.drives[d];
+                drive.mounted == Some(f.tape)
+                    && matches!(drive.phase, Phase::Reading(_) | Phase::Choosing)
+            }),
+            Arrivals::NextBatch => None,
+        };
         let stop = self.stop(f, cal.now());
         let q = &mut self.tapes[t];
         if q.len() == 0 {
@@ -245,11 +249,11 @@ impl<'a> TapeSystem<'a> {
         self.seq += 1;
         q.bytes += f.size;
         self.in_queue += 1;
-        match (self.spec.arrivals, reading) {
-            (Arrivals::Insert, Some(d)) => {
+        match reading {
+            Some(d) => {
                 cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
             }
-            _ => q.fresh.push(stop),
+            None => q.fresh.push(stop),
         }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
