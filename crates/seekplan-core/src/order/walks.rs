@@ -46,8 +46,8 @@ const ROUNDS: usize = 5;
 /// tour seen before while none shortened the best tour: on rtilt, whose
 /// trials keep re-finding the same few tours, this took the CPU at 100
 /// nodes from 2.2–2.5 s to 1.1–1.5 s and at 316 nodes from 13.9–29.5 s
-/// to 11.2–26.1 s, every tour as long as before; stilt's trials never
-/// repeated a cost (2026-11-27).
+/// to 11.2–26.0 s, every tour as long as before; stilt's trials never
+/// repeated a cost (2026-11-27, `benchmarks/RESULTS.md`).
 const REPEATS: usize = 2;
 /// Two tour costs this close, relative to their size, count as the same
 /// tour found again.
