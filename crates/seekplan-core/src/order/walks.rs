@@ -36,9 +36,22 @@ use std::time::Instant;
 /// 0.05–0.19 % above LKH-3 (0.49–0.82 % with the restarts of
 /// [`super::trials`]; 2026-11-25).
 const TRIALS: usize = 6;
-/// Most rounds; later rounds run only while the previous one shortened
-/// the best tour (see [`search`]).
-const ROUNDS: usize = 3;
+/// Most rounds; a round runs after one that did not shorten the best tour
+/// only if that one's trials all ended on tours never seen before (see
+/// [`search`]). On stilt at 316 nodes (instance seed 2, kick seeds 1–8)
+/// 3 rounds ended 0.01–0.69 % above LKH-3, 5 rounds 0.00–0.42 %: its
+/// rounds gain after one or two fruitless ones (2026-11-27).
+const ROUNDS: usize = 5;
+/// A round's trials stop once this many of them ended on the cost of a
+/// tour seen before while none shortened the best tour: on rtilt, whose
+/// trials keep re-finding the same few tours, this took the CPU at 100
+/// nodes from 2.2–2.5 s to 1.1–1.5 s and at 316 nodes from 13.9–29.5 s
+/// to 11.2–26.0 s, every tour as long as before; stilt's trials never
+/// repeated a cost (2026-11-27, `benchmarks/RESULTS.md`).
+const REPEATS: usize = 2;
+/// Two tour costs this close, relative to their size, count as the same
+/// tour found again.
+const SAME: f64 = 1e-9;
 /// A trial's ILS, and the polish of a round's merged tour, get the main
 /// search's kicks divided by this.
 const SHARE: usize = 2;
@@ -111,27 +124,35 @@ pub(crate) fn walk(
         .collect()
 }
 
-/// `count` trials from `best` (a tour on `d`), each improved by ILS with
-/// the kicks of `options`; `best` becomes any trial's tour that is cheaper. With
-/// `reversed_first`, the first trial starts from `best` reversed instead
-/// of a walk: on stilt at 100 nodes ILS stalled in a tour sharing 80 % of
+/// [`TRIALS`] trials from `best` (a tour on `d`), each improved by ILS with
+/// the kicks of `options`, fewer if [`REPEATS`] of them end on known tours
+/// first; `best` becomes any trial's tour that is cheaper. With
+/// `reversed_first`, one more trial, the first, starts from `best` reversed
+/// instead of a walk: on stilt at 100 nodes ILS stalled in a tour sharing 80 % of
 /// LKH-3's edges undirected but 26 % directed, and only that start left it
-/// (see [`super::trials`]). Returns every trial's tour.
+/// (see [`super::trials`]). Returns every trial's tour, and whether any
+/// ended on the cost of a tour in `seen` (the costs of the search's earlier
+/// trials and best tours; new costs are added to it).
 fn trials(
     d: &Dense,
     near: &Neighbours,
     zero: &[Vec<bool>],
     best: &mut Vec<usize>,
-    count: usize,
     reversed_first: bool,
     options: &Options,
-) -> Vec<Vec<usize>> {
+    seen: &mut Vec<f64>,
+) -> (Vec<Vec<usize>>, bool) {
     let deadline = options.deadline();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ WALK_SEED);
     let mut record = d.tour(best);
     let mut succ = d.successors(best);
+    let count = TRIALS + usize::from(reversed_first);
     let mut tours = Vec::with_capacity(count);
+    let (mut repeats, mut shortened) = (0, false);
     for t in 0..count {
+        if repeats >= REPEATS && !shortened {
+            break;
+        }
         if deadline.is_some_and(|t| Instant::now() >= t) {
             break;
         }
@@ -146,21 +167,37 @@ fn trials(
         };
         ils::iterated(d, near, &mut order, &budget, true, true);
         let cost = d.tour(&order);
-        if cost < record - 1e-9 * record.abs() {
+        repeats += usize::from(!novel(seen, cost));
+        if cost < record - SAME * record.abs() {
             record = cost;
             succ = d.successors(&order);
             *best = order.clone();
+            shortened = true;
         }
         tours.push(order);
     }
-    tours
+    (tours, repeats > 0)
+}
+
+/// Whether `cost` is the cost of none of the tours in `seen` (then it is
+/// added to them).
+fn novel(seen: &mut Vec<f64>, cost: f64) -> bool {
+    let new = seen.iter().all(|&c| (c - cost).abs() > SAME * cost.abs());
+    if new {
+        seen.push(cost);
+    }
+    new
 }
 
 /// Rounds of trials from `best` (an ILS optimum on `d`, which becomes the
 /// cheapest tour found), each merging its trials' tours with the best and
-/// polishing the merged tour; a round after the first runs only if the
-/// one before shortened the best tour (where ILS already holds LKH-3's
-/// tour, as on rtilt, the rounds after the second cost CPU for nothing).
+/// polishing the merged tour. After a round that did not shorten the best
+/// tour the search goes on only if every trial of that round ended on a
+/// tour cost not seen before in the search: on stilt no two of 31 trials
+/// ended on the same cost, and its rounds gain again after fruitless ones;
+/// on rtilt, where the trials keep finding the same few tours (the best
+/// among them), further rounds gained nothing and cost 7–10 s each at 316
+/// nodes (2026-11-27).
 /// `zero` flags the zero-α candidates ([`super::alpha::candidates`]);
 /// `options` carry the main search's kick budget and seed. Returns every
 /// tour made, merged ones included, for the caller to choose from.
@@ -174,16 +211,16 @@ pub(crate) fn search(
     let deadline = options.deadline();
     let kicks = ils::kicks(d.len(), true, options) / SHARE;
     let mut found = Vec::new();
+    let mut seen = Vec::new();
     for round in 0..ROUNDS {
         let start = d.tour(best);
+        novel(&mut seen, start);
         let opts = Options {
             seed: options.seed.wrapping_add(ROUND_SEED * round as u64),
             iterations: Some(kicks),
             ..options.until(deadline)
         };
-        let first = round == 0;
-        let count = TRIALS + usize::from(first);
-        let made = trials(d, near, zero, best, count, first, &opts);
+        let (made, repeated) = trials(d, near, zero, best, round == 0, &opts, &mut seen);
         let mut tours = vec![best.clone()];
         tours.extend(made);
         let mut shorter = false;
@@ -196,11 +233,11 @@ pub(crate) fn search(
             if d.tour(&merged) < d.tour(best) {
                 *best = merged.clone();
             }
-            shorter = d.tour(best) < start - 1e-9 * start.abs();
+            shorter = d.tour(best) < start - SAME * start.abs();
             found.push(merged);
         }
         found.extend(tours);
-        if !shorter && !first {
+        if !shorter && repeated {
             break;
         }
     }
@@ -247,6 +284,42 @@ mod tests {
             assert_eq!(other, walk_with(&flags(false), 1));
             assert!((0..5).any(|seed| walk_with(&flags(false), seed) != best));
         });
+    }
+
+    #[test]
+    fn only_costs_not_seen_before_are_novel() {
+        let mut seen = Vec::new();
+        assert!(novel(&mut seen, 1e6));
+        assert!(!novel(&mut seen, 1e6 + 1e-6));
+        assert!(novel(&mut seen, 1e6 + 1.0));
+        assert!(!novel(&mut seen, 1e6));
+        assert_eq!(seen, [1e6, 1e6 + 1.0]);
+    }
+
+    #[test]
+    fn no_round_follows_a_fruitless_one_that_found_a_known_tour() {
+        let kicks = Options {
+            iterations: Some(20),
+            ..Options::default()
+        };
+        let made = |rows: Vec<Vec<f64>>| {
+            on_closed_tour(rows, |d, _| {
+                let mut best: Vec<usize> = (0..d.len()).collect();
+                let (near, _, zero) = alpha::candidates(d, d.tour(&best), 5, None);
+                search(d, &near, &zero, &mut best, &kicks).len()
+            })
+        };
+        // Every tour costs the same: the first round's trials repeat it
+        // and cannot shorten it, so they stop after REPEATS of them and no
+        // second round runs (the search returns them, the best tour they
+        // began from and their merge).
+        let flat = (0..12)
+            .map(|i| (0..12).map(|j| f64::from(u8::from(i != j))).collect())
+            .collect();
+        assert_eq!(made(flat), REPEATS + 2);
+        // On distinct costs the trials end on new tours: more than the
+        // first round's (its merge, the best tour and TRIALS + 1 trials).
+        assert!(made(tilted(40)) > TRIALS + 3);
     }
 
     #[test]
