@@ -125,3 +125,28 @@ def test_a_duration_written_with_an_exponent_runs(cli, tmp_path):
     path.write_text("duration_h: 1e-2\nworkload: {kind: kit, scale: 0.001}\n")
     r = cli("simulate", "recall", str(path), "--out", str(tmp_path / "out"))
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("command", ["recall", "archive", "media"])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("seed: 1\nseed: 2\n", 2),
+        ("workload:\n  a: 1\n  b: 2\n  a: 3\n", 4),
+        ("x: {a: 1, a: 2}\n", 1),
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_its_line(cli, tmp_path, command, text, line):
+    """PyYAML kept the last of two equal keys and dropped the first without
+    a word: `drives: 2` then `drives: 9999` ran with 9999 drives."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert "appears twice" in r.output and f"line {line}," in r.output, r.output
+
+
+def test_keys_merged_in_may_still_be_overridden(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("base: &b {drives: 4, x: 1}\nlibrary: {<<: *b, drives: 5}\nagain: *b\n")
+    assert load_yaml(path)["library"] == {"drives": 5, "x": 1}

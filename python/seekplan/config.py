@@ -91,7 +91,37 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, reading a number with an exponent and no dot
     (``1e9``, ``2E-3``) as a float, as YAML 1.2 and JSON do: PyYAML follows
     YAML 1.1, which reads it as text, so ``rate_mb_s: 1e3`` failed with
-    "expected f64"."""
+    "expected f64"; and refusing a key given twice."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._checked: set[int] = set()
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """Refuses a key given twice in one mapping: PyYAML kept the last
+        and dropped the first without a word (``drives: 2`` then ``drives:
+        20`` ran with 20 drives). Keys merged in with ``<<`` may still be
+        overridden. Checked on a mapping's first visit, before the merge
+        rewrites it."""
+        if id(node) not in self._checked:
+            self._checked.add(id(node))
+            seen: dict[Any, yaml.Mark] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node.start_mark)
+                except TypeError:
+                    continue  # an unhashable key: PyYAML's own error names it
+                if first is not key_node.start_mark:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping",
+                        node.start_mark,
+                        f"key {quote(key)} appears twice (first on line {first.line + 1})",
+                        key_node.start_mark,
+                    )
+        super().flatten_mapping(node)
 
 
 _Loader.add_implicit_resolver(
