@@ -123,6 +123,11 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
             ' {"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "5"}}]',
             "fSeq 1 twice",
         ),
+        (
+            '[{"af": {"size": "1"}, "df": {},'
+            ' "tf": {"fSeq": "1", "blockId": "1", "blockId": "9"}}]',
+            "key 'blockId' appears twice",
+        ),
     ],
 )
 def test_bad_cta_listings_name_the_item(tmp_path, text, words):
@@ -159,6 +164,18 @@ def test_dcache_csv_and_json_tape_info_agree_and_make_a_campaign():
         ("tapefiles.json", '{"/a": {"size": true, "tapeid": "T"}}', "entry '/a': size True"),
         ("tapes.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ("tapefiles.txt", "/a," + "1" * 5000 + ",T1\n", r"\(5,002 characters\) is out of range"),
+        # A key given twice: json.loads kept the last, so the listing lost
+        # a tape or a file where the CSV form says "listed twice".
+        (
+            "tapes.json",
+            '{"T1": {"capacity": 100, "filled": 5}, "T1": {"capacity": 90, "filled": 5}}',
+            "key 'T1' appears twice",
+        ),
+        (
+            "tapefiles.json",
+            '{"/a": {"size": 1, "tapeid": "T"}, "/a": {"size": 2, "tapeid": "T"}}',
+            "key '/a' appears twice",
+        ),
     ],
 )
 def test_bad_dcache_files_name_the_line(tmp_path, name, text, words):

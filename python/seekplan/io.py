@@ -178,11 +178,24 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT_CHARS)
 def parse_json(text: str, origin: str) -> Any:
     """``json.loads(text)``; what it raises besides a syntax error (a
     document nested past the recursion limit, an integer past Python's digit
-    limit) becomes a SeekplanError naming ``origin``. A syntax error
-    (JSONDecodeError) passes through, for callers that name its line or
-    read the text another way."""
+    limit) becomes a SeekplanError naming ``origin``, and so does a key
+    given twice in one object (json.loads keeps the last and drops the
+    first: a tape or file listed twice in dCache's JSON went unnoticed). A
+    syntax error (JSONDecodeError) passes through, for callers that name its
+    line or read the text another way."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        data = dict(pairs)
+        if len(data) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise SeekplanError(f"{origin}: key {quote(key)} appears twice in one object")
+                seen.add(key)
+        return data
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError:
         raise
     except RecursionError:
