@@ -332,14 +332,21 @@ def output_file(
     path: str | Path, option: str = "--out", inputs: Iterable[str | Path | None] = ()
 ) -> Path:
     """Checks, before any work, that ``path`` can be written as a file: not a
-    directory, not one of the command's ``inputs`` (writing the result over
-    the requests it was computed from would lose them; an earlier output
-    counts as an input), its directory
-    creatable and writable. Names ``option``."""
+    directory, device, FIFO or socket, not one of the command's ``inputs``
+    (writing the result over the requests it was computed from would lose
+    them; an earlier output counts as an input), its directory creatable
+    and writable. Names ``option``."""
     p = Path(path)
     shown = f"{option} {p}"
     if p.is_dir():
         raise SeekplanError(f"{shown}: is a directory; expected a file name")
+    if p.exists() and not p.is_file():
+        # The result is renamed into place: that would replace a device,
+        # FIFO or socket (as root, /dev/full or /dev/stdout) with a file.
+        raise SeekplanError(
+            f"{shown}: is not a regular file (a device, FIFO or socket); "
+            "expected a file name to write"
+        )
     for given in inputs:
         if given is not None and _same_file(p, Path(given)):
             raise SeekplanError(f"{shown}: is also {given}; writing it would overwrite that")
