@@ -269,6 +269,9 @@ def test_trace_is_a_campaign_in_arrival_order(tmp_path):
         ("yesterday,/d/a,T1,0,10", "line 2: column 'time': 'yesterday' is neither"),
         ("1,/d/a,T1,1.5,10", "line 2: column 'block'"),
         ("1,/d/a,T1," + "9" * 5000 + ",10", r"line 2: column 'block': '9999.*\(5,002 characters\)"),
+        # An extra field was dropped without a word; a missing one was "''".
+        ("1,/d/a,T1,0,10,7", "line 2: wrong number of fields"),
+        ("1,/d/a,T1,0", "line 2: wrong number of fields"),
     ],
 )
 def test_bad_traces_name_the_line(tmp_path, row, words):
