@@ -167,6 +167,13 @@ def order_cmd(
     ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    if matrix is not None and out is not None:
+        # --out's columns are a request's (id, block, size): a matrix run
+        # wrote nothing there and exited 0.
+        raise SeekplanError(
+            "--out writes a request order (rank,id,block,size,start_s,end_s); "
+            "a --matrix order is printed: use --json for its nodes"
+        )
     inputs = (requests, matrix, track_starts, eowp, devices)
     if out is not None:
         output_file(out, inputs=inputs)
