@@ -663,7 +663,9 @@ def _layout(
             f"--track-starts is serpentine geometry; {drive!r} is an LTO drive: "
             "give its end-of-wrap list with --eowp instead"
         )
-    return _track_starts(track_starts) or _eowp(eowp, drive, devices)
+    starts = _track_starts(track_starts)
+    # An empty list is the file's (and an error the core names), not "no file".
+    return starts if starts is not None else _eowp(eowp, drive, devices)
 
 
 LtoDriveOpt = Annotated[str, typer.Option(help="Catalogued LTO drive")]
