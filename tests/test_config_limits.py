@@ -150,3 +150,22 @@ def test_keys_merged_in_may_still_be_overridden(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("base: &b {drives: 4, x: 1}\nlibrary: {<<: *b, drives: 5}\nagain: *b\n")
     assert load_yaml(path)["library"] == {"drives": 5, "x": 1}
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "field"),
+    [
+        ("recall", "library: [3]\n", "invalid library"),
+        ("recall", "library: {robot: [2]}\n", "invalid library.robot"),
+        ("archive", "scheduler: []\n", "invalid scheduler"),
+        ("media", "disk: [1]\n", "invalid disk"),
+    ],
+)
+def test_a_list_where_a_mapping_goes_is_refused(cli, tmp_path, command, text, field):
+    """serde read a struct from a list by field order: `library: [3]` ran
+    with 3 drives, `disk: [1]` as one cylinder, `scheduler: []` as defaults."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert f"{field}: expected a mapping of settings, got a list" in r.output, r.output
