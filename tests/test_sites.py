@@ -57,6 +57,15 @@ def test_bad_parquet_requests_name_the_row(tmp_path, table, words):
         read_parquet_requests(tmp_path / "bad.parquet")
 
 
+def test_a_parquet_column_given_twice_is_named_on_one_line(tmp_path):
+    """pyarrow's error listed the whole schema over many lines."""
+    names = ["id", "block", "size", "size"]
+    table = pa.table([pa.array(["a"]), pa.array([1]), pa.array([1]), pa.array([5])], names=names)
+    pq.write_table(table, tmp_path / "twin.parquet")
+    with pytest.raises(SeekplanError, match=r"twin.parquet: column 'size' appears twice$"):
+        read_parquet_requests(tmp_path / "twin.parquet")
+
+
 def test_a_parquet_declaring_too_many_rows_is_refused_before_reading(tmp_path, monkeypatch):
     """A 4 MB Parquet file of 300 million compressed zeros was read whole:
     7 GB of columns. The cap (10 million) is lowered here to keep the file small."""

@@ -213,13 +213,20 @@ MAX_PARQUET_ROWS = 10_000_000
 
 def read_parquet(path: Path, failure: str) -> Any:
     """A Parquet file's table (pyarrow), its row count checked against
-    :data:`MAX_PARQUET_ROWS` before any column is read; a file pyarrow
-    cannot read is a SeekplanError starting with ``failure``."""
+    :data:`MAX_PARQUET_ROWS` and its columns for twins before any column
+    is read; a file pyarrow cannot read is a SeekplanError starting with
+    ``failure``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        rows = pq.ParquetFile(path).metadata.num_rows
+        parquet = pq.ParquetFile(path)
+        names = parquet.schema_arrow.names
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            # pyarrow's own error lists the whole schema on many lines.
+            raise SeekplanError(f"{path}: column {twice!r} appears twice")
+        rows = parquet.metadata.num_rows
         if rows > MAX_PARQUET_ROWS:
             raise SeekplanError(
                 f"{path}: declares {rows:,} rows, more than {MAX_PARQUET_ROWS:,}; split it"
