@@ -169,3 +169,22 @@ def test_a_list_where_a_mapping_goes_is_refused(cli, tmp_path, command, text, fi
     r = cli("simulate", command, path, "--out", tmp_path / "out")
     assert r.exit_code == 2, r.output
     assert f"{field}: expected a mapping of settings, got a list" in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    ("text", "read_as"),
+    [("duration_h: 1:30\n", "90"), ("drives: 012\n", "10"), ("x: [1, -0_10]\n", "-8")],
+)
+def test_numbers_only_yaml_1_1_reads_are_refused(tmp_path, text, read_as):
+    """PyYAML (YAML 1.1) read `duration_h: 1:30` as 90 hours (base 60) and
+    `012` as 10 (octal), without a word; JSON and YAML 1.2 read neither so."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(SeekplanError, match=f"which reads it as {read_as} "):
+        load_yaml(path)
+
+
+def test_numbers_every_yaml_reads_alike_still_load(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("a: 007\nb: 00\nc: 0x10\nd: 1_000\ne: '1:30'\nf: -0\ng: 10.5\n")
+    assert load_yaml(path) == {"a": 7, "b": 0, "c": 16, "d": 1000, "e": "1:30", "f": 0, "g": 10.5}

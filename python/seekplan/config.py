@@ -130,6 +130,36 @@ _Loader.add_implicit_resolver(
     list("-+0123456789"),
 )
 
+#: YAML 1.1's base-60 numbers (PyYAML read ``duration_h: 1:30`` as 90)
+#: and leading-zero octal ones (``drives: 012`` as 10), without a word.
+_BASE_60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+
+
+def _number(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """An int or float, refusing the numbers YAML 1.1 reads otherwise than
+    JSON and YAML 1.2 do (``007`` means 7 either way and passes)."""
+    text = str(loader.construct_scalar(node))
+    digits = text.replace("_", "")
+    value = (
+        loader.construct_yaml_int(node)
+        if node.tag.endswith(":int")
+        else loader.construct_yaml_float(node)
+    )
+    if _BASE_60.match(text) or (_OCTAL.match(text) and value != int(digits, 10)):
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"{text!r} is a number only in YAML 1.1, which reads it as {value} (base 60 or "
+            "octal); write the number in decimal, or quote it to make it text",
+            node.start_mark,
+        )
+    return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _number)
+_Loader.add_constructor("tag:yaml.org,2002:float", _number)
+
 
 def load_yaml(path: str | Path) -> Any:
     """The parsed content of a YAML file; unreadable files, bad YAML,
