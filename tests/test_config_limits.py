@@ -125,3 +125,66 @@ def test_a_duration_written_with_an_exponent_runs(cli, tmp_path):
     path.write_text("duration_h: 1e-2\nworkload: {kind: kit, scale: 0.001}\n")
     r = cli("simulate", "recall", str(path), "--out", str(tmp_path / "out"))
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("command", ["recall", "archive", "media"])
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("seed: 1\nseed: 2\n", 2),
+        ("workload:\n  a: 1\n  b: 2\n  a: 3\n", 4),
+        ("x: {a: 1, a: 2}\n", 1),
+    ],
+)
+def test_a_key_given_twice_is_refused_naming_its_line(cli, tmp_path, command, text, line):
+    """PyYAML kept the last of two equal keys and dropped the first without
+    a word: `drives: 2` then `drives: 9999` ran with 9999 drives."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert "appears twice" in r.output and f"line {line}," in r.output, r.output
+
+
+def test_keys_merged_in_may_still_be_overridden(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("base: &b {drives: 4, x: 1}\nlibrary: {<<: *b, drives: 5}\nagain: *b\n")
+    assert load_yaml(path)["library"] == {"drives": 5, "x": 1}
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "field"),
+    [
+        ("recall", "library: [3]\n", "invalid library"),
+        ("recall", "library: {robot: [2]}\n", "invalid library.robot"),
+        ("archive", "scheduler: []\n", "invalid scheduler"),
+        ("media", "disk: [1]\n", "invalid disk"),
+    ],
+)
+def test_a_list_where_a_mapping_goes_is_refused(cli, tmp_path, command, text, field):
+    """serde read a struct from a list by field order: `library: [3]` ran
+    with 3 drives, `disk: [1]` as one cylinder, `scheduler: []` as defaults."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert f"{field}: expected a mapping of settings, got a list" in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    ("text", "read_as"),
+    [("duration_h: 1:30\n", "90"), ("drives: 012\n", "10"), ("x: [1, -0_10]\n", "-8")],
+)
+def test_numbers_only_yaml_1_1_reads_are_refused(tmp_path, text, read_as):
+    """PyYAML (YAML 1.1) read `duration_h: 1:30` as 90 hours (base 60) and
+    `012` as 10 (octal), without a word; JSON and YAML 1.2 read neither so."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(SeekplanError, match=f"which reads it as {read_as} "):
+        load_yaml(path)
+
+
+def test_numbers_every_yaml_reads_alike_still_load(tmp_path):
+    path = tmp_path / "c.yaml"
+    path.write_text("a: 007\nb: 00\nc: 0x10\nd: 1_000\ne: '1:30'\nf: -0\ng: 10.5\n")
+    assert load_yaml(path) == {"a": 7, "b": 0, "c": 16, "d": 1000, "e": "1:30", "f": 0, "g": 10.5}

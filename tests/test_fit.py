@@ -194,6 +194,27 @@ def test_bad_seek_logs_are_clear_errors(tmp_path, cli):
     assert r.exit_code == 2 and "region" in r.output
 
 
+@pytest.mark.parametrize("block", [2**64, 10**400], ids=["2^64", "10^400"])
+def test_blocks_past_the_cores_integers_are_named(tmp_path, cli, block):
+    """A 400-digit block crashed (OverflowError converting it to float); 2^64
+    wrapped to a negative block, silently in a seek log."""
+    log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", [(0, block, 1.0), (5, 9, 2.0)])
+    r = cli("fit", "seeks", log)
+    assert r.exit_code == 2 and "line 2: column 'to_block'" in r.output, r.output
+    assert "is larger than 9223372036854775807" in r.output
+    log = _write(tmp_path / "b.csv", "block,seconds", [(0, 0.1), (block, 0.1)])
+    r = cli("fit", "track-starts", log)
+    assert r.exit_code == 2 and "line 3: column 'block'" in r.output, r.output
+
+
+def test_blocks_past_2_to_the_53_are_read_exactly(tmp_path):
+    from seekplan.fit import read_seek_log
+
+    big = 2**53 + 1
+    log = _write(tmp_path / "s.csv", "from_block,to_block,seconds", [(0, big, 1.0)])
+    assert read_seek_log(log)[1].tolist() == [big]
+
+
 def test_cli_warns_on_a_truncated_write_log(tmp_path, cli, layout):
     blocks, secs = write_log(layout, MLR1_CAP, BlockTiming(32768 / 1.5e6, 1.0), 9, upto=50_000)
     log = _write(tmp_path / "w.csv", "block,seconds", zip(blocks, np.round(secs, 6), strict=True))

@@ -175,6 +175,32 @@ def test_another_volumes_file_is_not_overwritten(cli, tmp_path: Path) -> None:
     assert _same(dest, a_contents)
 
 
+def test_a_file_already_in_the_destination_is_not_overwritten(cli, tmp_path: Path) -> None:
+    """A destination file no journal records (the user's own) was replaced
+    by the volume's file of the same path, with exit 0."""
+    root, dest = tmp_path / "vol", tmp_path / "out"
+    contents = _volume(root, 3, 13)
+    mine = dest / next(iter(contents))
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"not from the tape")
+    r = cli("ltfs", "copy", root, dest, "--no-progress")
+    assert r.exit_code == 2, r.output
+    assert f"{mine}: already exists and is not a copy from this volume" in r.output
+    assert mine.read_bytes() == b"not from the tape"
+
+
+def test_copies_whose_journal_lines_were_lost_are_still_this_volumes(cli, tmp_path: Path) -> None:
+    """Killed after a file was renamed into place but before its journal
+    line was written: the rerun takes it as its own copy, not a stranger's."""
+    root, dest = tmp_path / "vol", tmp_path / "out"
+    contents = _volume(root, 3, 14)
+    assert cli("ltfs", "copy", root, dest, "--no-progress").exit_code == 0
+    journal_path(dest, volume_identity(root)).unlink()
+    r = cli("ltfs", "copy", root, dest, "--no-progress")
+    assert r.exit_code == 0, r.output
+    assert _same(dest, contents)
+
+
 def test_source_names_like_ours_do_not_collide(cli, tmp_path: Path) -> None:
     root, dest = tmp_path / "vol", tmp_path / "out"
     contents = _volume(root, 3, 12)

@@ -156,3 +156,14 @@ def test_a_long_bad_cell_is_quoted_cut_short(cli, tmp_path):
     p.write_text("x" * 3_000_000 + "\n")
     r = cli("order", "--matrix", p)
     assert r.exit_code == 2 and "line 1 column 1" in r.output and len(r.output) < 1_000
+
+
+def test_out_with_a_matrix_is_refused_not_left_unwritten(cli, tmp_path):
+    """`--matrix M --out o.csv` printed the order, wrote nothing and exited 0."""
+    path = tmp_path / "m.csv"
+    path.write_text("0,1,2\n1,0,1\n2,1,0\n")
+    out = tmp_path / "o.csv"
+    r = cli("order", "--matrix", path, "--out", out)
+    assert r.exit_code == 2, r.output
+    assert "--out writes a request order" in r.output and "--json" in r.output
+    assert not out.exists()

@@ -111,6 +111,16 @@ def test_track_starts_out_of_range_exit_2(cli, requests_csv, tmp_path, starts, n
         assert needle in r.output
 
 
+def test_an_empty_track_starts_list_is_refused_not_ignored(cli, requests_csv, tmp_path):
+    """`{"track_starts": []}` was taken as no file at all: the default
+    geometry was used and the run exited 0."""
+    p = tmp_path / "ts.json"
+    p.write_text('{"track_starts": []}')
+    r = cli("order", requests_csv, "--track-starts", p)
+    assert r.exit_code == 2, r.output
+    assert "0 entries for a drive with 72 tracks" in r.output
+
+
 @pytest.mark.parametrize("algo", ["best", "bnb"])
 def test_a_time_limit_past_the_clock_is_no_limit(requests_csv, algo):
     """1e19 s fits a Duration but not the monotonic clock: adding it to now

@@ -5,6 +5,8 @@ it with exit 2, checked before any work, never a traceback (issue 16)."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,20 @@ def test_unwritable_output_path_is_a_clear_error(
     assert r.exit_code == 2, r.output
     assert str(out) in r.output and "Not a directory" in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+@pytest.mark.parametrize("option", ["--out", "--summary"])
+def test_an_output_file_that_is_a_fifo_is_refused_not_replaced(
+    cli, tmp_path: Path, requests_csv, option: str
+) -> None:
+    """The result is renamed into place, which replaced a FIFO (or, as root,
+    a device such as /dev/full) with a regular file and exited 0."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = cli("order", requests_csv, option, fifo)
+    assert r.exit_code == 2, r.output
+    assert f"{option} {fifo}: is not a regular file" in r.output
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
 def test_order_out_writes_the_file_and_no_temporary(cli, tmp_path: Path, requests_csv) -> None:

@@ -73,6 +73,45 @@ def test_campaign_loader_and_errors(tmp_path):
         load_campaign(bad, tapes)
 
 
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        # Past u64: an OverflowError traceback building the columns.
+        (
+            "f,d,T1,18446744073709551616,10\n",
+            "line 2: column 'block': 18446744073709551616 is larger",
+        ),
+        (
+            "f,d,T1,0,99999999999999999999\n",
+            "line 2: column 'size': 99999999999999999999 is larger",
+        ),
+        # A row's extra field was dropped and a missing one read as "None".
+        ("f,d,T1,0,10,7\n", "line 2: wrong number of fields"),
+        ("f,d,T1,0\n", "line 2: wrong number of fields"),
+    ],
+)
+def test_campaign_rows_out_of_range_or_misshapen_name_their_line(tmp_path, text, needle):
+    _, tapes = _write_campaign(tmp_path)
+    files = tmp_path / "bad.csv"
+    files.write_text("file,dataset,tape,block,size\n" + text)
+    with pytest.raises(SeekplanError, match=needle):
+        load_campaign(files, tapes)
+
+
+def test_campaign_headers_with_a_bom_or_a_twin_column(tmp_path):
+    """A byte-order mark made 'tape' unknown ("missing column(s) tape"); a
+    column given twice silently kept the last."""
+    files, tapes = _write_campaign(tmp_path)
+    tapes.write_bytes(b"\xef\xbb\xbf" + tapes.read_bytes().replace(b"\n", b"\r\n"))
+    assert load_campaign(files, tapes).files == 20
+    files.write_text("file,dataset,tape,block,size,size\nf,d,T1,0,10,20\n")
+    with pytest.raises(SeekplanError, match="line 1: column 'size' appears twice"):
+        load_campaign(files, tapes)
+    tapes.write_text("tape,capacity,used\nT1,18446744073709551616,0\n")
+    with pytest.raises(SeekplanError, match="line 2: column 'capacity'"):
+        load_campaign(files, tapes)
+
+
 def _config(tmp: Path, extra: str = "") -> Path:
     p = tmp / "recall.yaml"
     p.write_text(
@@ -230,6 +269,9 @@ def test_trace_is_a_campaign_in_arrival_order(tmp_path):
         ("yesterday,/d/a,T1,0,10", "line 2: column 'time': 'yesterday' is neither"),
         ("1,/d/a,T1,1.5,10", "line 2: column 'block'"),
         ("1,/d/a,T1," + "9" * 5000 + ",10", r"line 2: column 'block': '9999.*\(5,002 characters\)"),
+        # An extra field was dropped without a word; a missing one was "''".
+        ("1,/d/a,T1,0,10,7", "line 2: wrong number of fields"),
+        ("1,/d/a,T1,0", "line 2: wrong number of fields"),
     ],
 )
 def test_bad_traces_name_the_line(tmp_path, row, words):

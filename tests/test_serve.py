@@ -421,6 +421,15 @@ def test_backends_are_named_from_the_registry(tmp_path, catalog, backend, needle
         load_stage_config(None, {"catalog": str(catalog[0]), "backend": backend})
 
 
+@pytest.mark.parametrize("scale", [1e308, 1e7])
+def test_a_time_scale_past_a_million_is_refused_before_starting(catalog, scale):
+    """At 1e308 the service started, its clock reached infinity within a
+    second and every drive worker died with a traceback, the service still
+    up and staging nothing."""
+    with pytest.raises(SeekplanError, match="time_scale: Input should be less than or equal"):
+        load_stage_config(None, {"catalog": str(catalog[0]), "time_scale": scale})
+
+
 def test_the_ltfs_backend_runs_in_real_time_on_its_volumes(tmp_path, catalog):
     from seekplan.serve.backend import LtfsBackend
 

@@ -57,6 +57,15 @@ def test_bad_parquet_requests_name_the_row(tmp_path, table, words):
         read_parquet_requests(tmp_path / "bad.parquet")
 
 
+def test_a_parquet_column_given_twice_is_named_on_one_line(tmp_path):
+    """pyarrow's error listed the whole schema over many lines."""
+    names = ["id", "block", "size", "size"]
+    table = pa.table([pa.array(["a"]), pa.array([1]), pa.array([1]), pa.array([5])], names=names)
+    pq.write_table(table, tmp_path / "twin.parquet")
+    with pytest.raises(SeekplanError, match=r"twin.parquet: column 'size' appears twice$"):
+        read_parquet_requests(tmp_path / "twin.parquet")
+
+
 def test_a_parquet_declaring_too_many_rows_is_refused_before_reading(tmp_path, monkeypatch):
     """A 4 MB Parquet file of 300 million compressed zeros was read whole:
     7 GB of columns. The cap (10 million) is lowered here to keep the file small."""
@@ -123,6 +132,11 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
             ' {"af": {"size": "1"}, "df": {}, "tf": {"fSeq": "1", "blockId": "5"}}]',
             "fSeq 1 twice",
         ),
+        (
+            '[{"af": {"size": "1"}, "df": {},'
+            ' "tf": {"fSeq": "1", "blockId": "1", "blockId": "9"}}]',
+            "key 'blockId' appears twice",
+        ),
     ],
 )
 def test_bad_cta_listings_name_the_item(tmp_path, text, words):
@@ -159,6 +173,18 @@ def test_dcache_csv_and_json_tape_info_agree_and_make_a_campaign():
         ("tapefiles.json", '{"/a": {"size": true, "tapeid": "T"}}', "entry '/a': size True"),
         ("tapes.json", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
         ("tapefiles.txt", "/a," + "1" * 5000 + ",T1\n", r"\(5,002 characters\) is out of range"),
+        # A key given twice: json.loads kept the last, so the listing lost
+        # a tape or a file where the CSV form says "listed twice".
+        (
+            "tapes.json",
+            '{"T1": {"capacity": 100, "filled": 5}, "T1": {"capacity": 90, "filled": 5}}',
+            "key 'T1' appears twice",
+        ),
+        (
+            "tapefiles.json",
+            '{"/a": {"size": 1, "tapeid": "T"}, "/a": {"size": 2, "tapeid": "T"}}',
+            "key '/a' appears twice",
+        ),
     ],
 )
 def test_bad_dcache_files_name_the_line(tmp_path, name, text, words):

@@ -167,6 +167,13 @@ def order_cmd(
     ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""
+    if matrix is not None and out is not None:
+        # --out's columns are a request's (id, block, size): a matrix run
+        # wrote nothing there and exited 0.
+        raise SeekplanError(
+            "--out writes a request order (rank,id,block,size,start_s,end_s); "
+            "a --matrix order is printed: use --json for its nodes"
+        )
     inputs = (requests, matrix, track_starts, eowp, devices)
     if out is not None:
         output_file(out, inputs=inputs)
@@ -656,7 +663,9 @@ def _layout(
             f"--track-starts is serpentine geometry; {drive!r} is an LTO drive: "
             "give its end-of-wrap list with --eowp instead"
         )
-    return _track_starts(track_starts) or _eowp(eowp, drive, devices)
+    starts = _track_starts(track_starts)
+    # An empty list is the file's (and an error the core names), not "no file".
+    return starts if starts is not None else _eowp(eowp, drive, devices)
 
 
 LtoDriveOpt = Annotated[str, typer.Option(help="Catalogued LTO drive")]

@@ -91,7 +91,37 @@ class _Loader(yaml.SafeLoader):
     """PyYAML's safe loader, reading a number with an exponent and no dot
     (``1e9``, ``2E-3``) as a float, as YAML 1.2 and JSON do: PyYAML follows
     YAML 1.1, which reads it as text, so ``rate_mb_s: 1e3`` failed with
-    "expected f64"."""
+    "expected f64"; and refusing a key given twice."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._checked: set[int] = set()
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """Refuses a key given twice in one mapping: PyYAML kept the last
+        and dropped the first without a word (``drives: 2`` then ``drives:
+        20`` ran with 20 drives). Keys merged in with ``<<`` may still be
+        overridden. Checked on a mapping's first visit, before the merge
+        rewrites it."""
+        if id(node) not in self._checked:
+            self._checked.add(id(node))
+            seen: dict[Any, yaml.Mark] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.setdefault(key, key_node.start_mark)
+                except TypeError:
+                    continue  # an unhashable key: PyYAML's own error names it
+                if first is not key_node.start_mark:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping",
+                        node.start_mark,
+                        f"key {quote(key)} appears twice (first on line {first.line + 1})",
+                        key_node.start_mark,
+                    )
+        super().flatten_mapping(node)
 
 
 _Loader.add_implicit_resolver(
@@ -99,6 +129,36 @@ _Loader.add_implicit_resolver(
     re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
     list("-+0123456789"),
 )
+
+#: YAML 1.1's base-60 numbers (PyYAML read ``duration_h: 1:30`` as 90)
+#: and leading-zero octal ones (``drives: 012`` as 10), without a word.
+_BASE_60 = re.compile(r"^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$")
+_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+
+
+def _number(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    """An int or float, refusing the numbers YAML 1.1 reads otherwise than
+    JSON and YAML 1.2 do (``007`` means 7 either way and passes)."""
+    text = str(loader.construct_scalar(node))
+    digits = text.replace("_", "")
+    value = (
+        loader.construct_yaml_int(node)
+        if node.tag.endswith(":int")
+        else loader.construct_yaml_float(node)
+    )
+    if _BASE_60.match(text) or (_OCTAL.match(text) and value != int(digits, 10)):
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"{text!r} is a number only in YAML 1.1, which reads it as {value} (base 60 or "
+            "octal); write the number in decimal, or quote it to make it text",
+            node.start_mark,
+        )
+    return value
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _number)
+_Loader.add_constructor("tag:yaml.org,2002:float", _number)
 
 
 def load_yaml(path: str | Path) -> Any:

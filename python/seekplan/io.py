@@ -178,11 +178,24 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT_CHARS)
 def parse_json(text: str, origin: str) -> Any:
     """``json.loads(text)``; what it raises besides a syntax error (a
     document nested past the recursion limit, an integer past Python's digit
-    limit) becomes a SeekplanError naming ``origin``. A syntax error
-    (JSONDecodeError) passes through, for callers that name its line or
-    read the text another way."""
+    limit) becomes a SeekplanError naming ``origin``, and so does a key
+    given twice in one object (json.loads keeps the last and drops the
+    first: a tape or file listed twice in dCache's JSON went unnoticed). A
+    syntax error (JSONDecodeError) passes through, for callers that name its
+    line or read the text another way."""
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        data = dict(pairs)
+        if len(data) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    raise SeekplanError(f"{origin}: key {quote(key)} appears twice in one object")
+                seen.add(key)
+        return data
+
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError:
         raise
     except RecursionError:
@@ -200,13 +213,20 @@ MAX_PARQUET_ROWS = 10_000_000
 
 def read_parquet(path: Path, failure: str) -> Any:
     """A Parquet file's table (pyarrow), its row count checked against
-    :data:`MAX_PARQUET_ROWS` before any column is read; a file pyarrow
-    cannot read is a SeekplanError starting with ``failure``."""
+    :data:`MAX_PARQUET_ROWS` and its columns for twins before any column
+    is read; a file pyarrow cannot read is a SeekplanError starting with
+    ``failure``."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        rows = pq.ParquetFile(path).metadata.num_rows
+        parquet = pq.ParquetFile(path)
+        names = parquet.schema_arrow.names
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            # pyarrow's own error lists the whole schema on many lines.
+            raise SeekplanError(f"{path}: column {twice!r} appears twice")
+        rows = parquet.metadata.num_rows
         if rows > MAX_PARQUET_ROWS:
             raise SeekplanError(
                 f"{path}: declares {rows:,} rows, more than {MAX_PARQUET_ROWS:,}; split it"
@@ -319,14 +339,21 @@ def output_file(
     path: str | Path, option: str = "--out", inputs: Iterable[str | Path | None] = ()
 ) -> Path:
     """Checks, before any work, that ``path`` can be written as a file: not a
-    directory, not one of the command's ``inputs`` (writing the result over
-    the requests it was computed from would lose them; an earlier output
-    counts as an input), its directory
-    creatable and writable. Names ``option``."""
+    directory, device, FIFO or socket, not one of the command's ``inputs``
+    (writing the result over the requests it was computed from would lose
+    them; an earlier output counts as an input), its directory creatable
+    and writable. Names ``option``."""
     p = Path(path)
     shown = f"{option} {p}"
     if p.is_dir():
         raise SeekplanError(f"{shown}: is a directory; expected a file name")
+    if p.exists() and not p.is_file():
+        # The result is renamed into place: that would replace a device,
+        # FIFO or socket (as root, /dev/full or /dev/stdout) with a file.
+        raise SeekplanError(
+            f"{shown}: is not a regular file (a device, FIFO or socket); "
+            "expected a file name to write"
+        )
     for given in inputs:
         if given is not None and _same_file(p, Path(given)):
             raise SeekplanError(f"{shown}: is also {given}; writing it would overwrite that")

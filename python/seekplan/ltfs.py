@@ -372,6 +372,24 @@ def _claimed_elsewhere(dest: Path, own: Path) -> dict[str, str]:
     return claimed
 
 
+def _occupied(root: Path, dest: Path, f: TapeFile) -> bool:
+    """Whether ``dest`` holds something at ``f``'s path that this volume did
+    not put there. A copy renamed into place whose journal line an
+    interruption lost is this volume's: the same link target, or a regular
+    file of the source's size and mtime (a copy gets the source's mtime)."""
+    dst = dest / f.path
+    try:
+        d = dst.lstat()
+        if f.link is not None:
+            return not (stat.S_ISLNK(d.st_mode) and os.readlink(dst) == f.link)
+        s = (root / f.path).stat()
+    except OSError:
+        return False  # nothing there; or the copy itself stops, naming the error
+    return not (
+        stat.S_ISREG(d.st_mode) and (d.st_size, d.st_mtime_ns) == (s.st_size, s.st_mtime_ns)
+    )
+
+
 def check_destination(root: Path, dest: Path) -> None:
     """Fails if ``dest`` lies inside the volume ``root`` (nothing may be
     written to the tape, and the copy would copy itself)."""
@@ -426,6 +444,13 @@ def copy(
         raise SeekplanError(
             f"{dest / taken[0]}: already copied there from another volume ({claimed[taken[0]]}); "
             f"{len(taken)} file(s) would be overwritten: copy this volume to another destination"
+        )
+    foreign = [f.path for f in todo if f.path not in done and _occupied(root, dest, f)]
+    if foreign:
+        raise SeekplanError(
+            f"{dest / foreign[0]}: already exists and is not a copy from this volume; "
+            f"{len(foreign)} file(s) would be overwritten: move them away or copy this volume "
+            "to another destination"
         )
     columns = (
         TextColumn("{task.description}"),

@@ -71,7 +71,9 @@ def render() -> str:
         "",
         "Configs are YAML. A number may be written with an exponent and no dot",
         "(`1e9`, `2E-3`): seekplan reads it as a number, as JSON and YAML 1.2 do",
-        "(YAML 1.1 readers would take it for text).",
+        "(YAML 1.1 readers would take it for text). Numbers YAML 1.1 reads",
+        "otherwise (`1:30` as 90 in base 60, `012` as octal 10) are refused, and so",
+        "is a key given twice in one mapping.",
         "",
     ]
     for name, description in _core.schema_names():

@@ -2,7 +2,7 @@
 //! The config's schema, defaults and checks are the core's
 //! (`archive::ArchiveConfig`).
 
-use crate::{err, parse};
+use crate::{err, parse, parse_config};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use seekplan_core::archive::{simulate, ArchiveConfig};
@@ -10,7 +10,7 @@ use seekplan_core::archive::{simulate, ArchiveConfig};
 /// The config with every default filled in, after the core's checks, as JSON.
 #[pyfunction]
 fn archive_config(config_json: &str) -> PyResult<String> {
-    let cfg: ArchiveConfig = parse(config_json, "")?;
+    let cfg: ArchiveConfig = parse_config(config_json, "archive")?;
     cfg.validate().map_err(err)?;
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }

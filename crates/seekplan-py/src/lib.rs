@@ -36,6 +36,17 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str, prefix: &str) ->
     })
 }
 
+/// A user-facing config (`seekplan schema NAME`) from JSON: a list where its
+/// schema wants a mapping is refused first (serde would read it by field
+/// order), then errors are [`parse`]'s. JSON serde_json cannot read (a NaN
+/// Python wrote) is left to `parse`, which names the field.
+pub(crate) fn parse_config<T: serde::de::DeserializeOwned>(json: &str, name: &str) -> PyResult<T> {
+    if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
+        seekplan_core::schema::check_lists(name, &value).map_err(err)?;
+    }
+    parse(json, "")
+}
+
 /// A core error as a Python ValueError (the Python side turns it into a
 /// SeekplanError with the same message).
 pub(crate) fn err(e: Error) -> PyErr {

@@ -1,6 +1,6 @@
 //! Bindings for round-based mixed-media disk scheduling (Balafoutis et al.).
 
-use crate::{err, parse};
+use crate::{err, parse, parse_config};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use seekplan_core::media::{
@@ -18,8 +18,8 @@ fn json_err(e: serde_json::Error) -> PyErr {
 #[pyfunction]
 fn media_study(axes_json: &str, base_json: &str) -> PyResult<(String, String)> {
     let study = MediaStudy {
-        axes: parse::<StudyAxes>(axes_json, "")?,
-        base: parse::<MediaConfig>(base_json, "")?,
+        axes: parse_config::<StudyAxes>(axes_json, "media")?,
+        base: parse_config::<MediaConfig>(base_json, "media")?,
     };
     study.validate().map_err(err)?;
     Ok((

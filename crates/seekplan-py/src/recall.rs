@@ -2,7 +2,7 @@
 //! campaign as a core handle built once from numpy columns in, the outcome as
 //! JSON out.
 
-use crate::{err, parse};
+use crate::{err, parse, parse_config};
 use numpy::{Element, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -13,7 +13,7 @@ use std::sync::Mutex;
 /// The config with every default filled in, after the core's checks, as JSON.
 #[pyfunction]
 fn recall_config(config: &str) -> PyResult<String> {
-    let cfg: RecallConfig = parse(config, "")?;
+    let cfg: RecallConfig = parse_config(config, "recall")?;
     cfg.to_spec().map_err(err)?;
     serde_json::to_string(&cfg).map_err(|e| PyValueError::new_err(e.to_string()))
 }

@@ -11,15 +11,16 @@ from pathlib import Path
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
-from seekplan.io import check_header, read_lines, strip_bom
+from seekplan.errors import SeekplanError, quote
+from seekplan.io import MAX_INT, check_header, read_lines, strip_bom
 
 SEEK_COLUMNS = ("from_block", "to_block", "seconds")
 BLOCK_COLUMNS = ("block", "seconds")
 
 
-def _rows(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> list[list[float]]:
-    out = []
+def _columns(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> list[np.ndarray]:
+    """The named columns of a log: blocks as int64 (exact), seconds as float64."""
+    out: list[list[float]] = []
     try:
         reader = csv.DictReader(strip_bom(lines))
         header = [h.strip() for h in reader.fieldnames or []]
@@ -38,29 +39,46 @@ def _rows(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> list[l
         raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
     if not out:
         raise SeekplanError(f"{origin}: has no rows")
-    return out
+    return [
+        np.array(values, dtype=np.float64 if c == "seconds" else np.int64)
+        for c, values in zip(columns, zip(*out, strict=True), strict=True)
+    ]
 
 
 def _number(cell: str, column: str, where: str) -> float:
+    """A cell as a time (float) or a block (int, at most the core's i64)."""
+    text = cell.strip()
+    if column != "seconds":
+        try:
+            block = int(text)
+        except ValueError:
+            raise SeekplanError(
+                f"{where}: column {column!r}: {cell!r} is not an integer block"
+            ) from None
+        if block < 0:
+            raise SeekplanError(f"{where}: column {column!r}: negative block {text}")
+        if block > MAX_INT:
+            raise SeekplanError(
+                f"{where}: column {column!r}: {quote(block)} is larger than {MAX_INT}"
+            )
+        return block
     try:
-        v = float(cell.strip()) if column == "seconds" else int(cell.strip())
+        v = float(text)
     except ValueError:
-        kind = "a number" if column == "seconds" else "an integer block"
-        raise SeekplanError(f"{where}: column {column!r}: {cell!r} is not {kind}") from None
+        raise SeekplanError(f"{where}: column {column!r}: {cell!r} is not a number") from None
     if not math.isfinite(v):
         raise SeekplanError(f"{where}: column {column!r}: {cell!r} is not finite")
     if v < 0:
-        what = "time" if column == "seconds" else "block"
-        raise SeekplanError(f"{where}: column {column!r}: negative {what} {cell.strip()}")
-    return float(v)
+        raise SeekplanError(f"{where}: column {column!r}: negative time {text}")
+    return v
 
 
 def parse_seek_log(
     lines: Iterable[str], origin: str = "seek log"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(from blocks, to blocks, seconds) of a seek log; any row order."""
-    a = np.array(_rows(lines, origin, SEEK_COLUMNS))
-    return a[:, 0].astype(np.int64), a[:, 1].astype(np.int64), a[:, 2]
+    start, end, seconds = _columns(lines, origin, SEEK_COLUMNS)
+    return start, end, seconds
 
 
 def _plain_block_log(lines: list[str]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -98,8 +116,7 @@ def parse_block_log(
     if plain is not None:
         blocks, seconds = plain
     else:
-        a = np.array(_rows(text, origin, BLOCK_COLUMNS))
-        blocks, seconds = a[:, 0].astype(np.int64), a[:, 1]
+        blocks, seconds = _columns(text, origin, BLOCK_COLUMNS)
     bad = np.nonzero(np.diff(blocks) <= 0)[0]
     if bad.size:
         i = int(bad[0]) + 1

@@ -90,11 +90,20 @@ def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campai
         # of the first column's name.
         with p.open(newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(capped_lines(f, str(p)))
-            rows = ((f"{p} line {reader.line_num}", row) for row in reader)
             _check_columns(p, reader.fieldnames)
-            return _read(p, rows, tape_capacity, block_bytes)
+            return _read(p, _csv_rows(p, reader), tape_capacity, block_bytes)
     except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise SeekplanError(f"cannot read trace: {e}") from e
+
+
+def _csv_rows(p: Path, reader: csv.DictReader[str]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The rows of a CSV trace, each with its line; a row with too few or too
+    many fields is an error (an extra one was dropped without a word)."""
+    for row in reader:
+        where = f"{p} line {reader.line_num}"
+        if None in row or None in row.values():
+            raise SeekplanError(f"{where}: wrong number of fields")
+        yield where, row
 
 
 def _check_columns(p: Path, names: Sequence[str] | None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -12,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
+from seekplan.io import MAX_INT, check_header, read_lines
 
 TB = 10**12
 
@@ -84,24 +86,36 @@ class Campaign:
         }
 
 
-def _int(value: str | None, name: str, where: str, minimum: int = 0) -> int:
+def _int(value: str, name: str, where: str, minimum: int = 0) -> int:
     try:
-        n = int((value or "").strip())
+        n = int(value.strip())
     except ValueError:
-        raise SeekplanError(f"{where}: column {name!r}: {value!r} is not an integer") from None
+        raise SeekplanError(f"{where}: column {name!r}: {quote(value)} is not an integer") from None
     if n < minimum:
         raise SeekplanError(f"{where}: column {name!r}: {n} must be at least {minimum}")
+    if n > MAX_INT:
+        raise SeekplanError(f"{where}: column {name!r}: {quote(n)} is larger than {MAX_INT}")
     return n
 
 
-def _rows(path: Path, required: tuple[str, ...]) -> tuple[csv.DictReader[str], list[str]]:
-    f = path.open(newline="")
-    reader = csv.DictReader(f)
-    header = reader.fieldnames or []
-    missing = [c for c in required if c not in header]
-    if missing:
-        raise SeekplanError(f"{path}: missing column(s) {', '.join(missing)}")
-    return reader, list(header)
+def _rows(
+    path: Path, required: tuple[str, ...]
+) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
+    """The header of a CSV file (every ``required`` column there, each once)
+    and its rows, each with where it is; a row with too few or too many
+    fields is an error naming its line."""
+    reader = csv.DictReader(read_lines(path))
+    header = list(reader.fieldnames or [])
+    check_header(header, required, str(path))
+
+    def rows() -> Iterator[tuple[str, dict[str, str]]]:
+        for row in reader:
+            where = f"{path} line {reader.line_num}"
+            if None in row or None in row.values():
+                raise SeekplanError(f"{where}: wrong number of fields")
+            yield where, row
+
+    return header, rows()
 
 
 def load_campaign(files: str | Path, tapes: str | Path) -> Campaign:
@@ -111,18 +125,17 @@ def load_campaign(files: str | Path, tapes: str | Path) -> Campaign:
     fp, tp = Path(files), Path(tapes)
     try:
         return _load(fp, tp)
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
+    except csv.Error as e:
         raise SeekplanError(f"cannot read campaign: {e}") from e
 
 
 def _load(fp: Path, tp: Path) -> Campaign:
-    reader, _ = _rows(tp, ("tape", "capacity", "used"))
+    _, tape_rows = _rows(tp, ("tape", "capacity", "used"))
     names: dict[str, int] = {}
     capacity: list[int] = []
     used: list[int] = []
-    for row in reader:
-        where = f"{tp} line {reader.line_num}"
-        name = (row["tape"] or "").strip()
+    for where, row in tape_rows:
+        name = row["tape"].strip()
         if not name or name in names:
             raise SeekplanError(f"{where}: column 'tape': empty or duplicate name {name!r}")
         cap = _int(row["capacity"], "capacity", where, 1)
@@ -132,19 +145,18 @@ def _load(fp: Path, tp: Path) -> Campaign:
         names[name] = len(capacity)
         capacity.append(cap)
         used.append(u)
-    reader, header = _rows(fp, ("file", "dataset", "tape", "block", "size"))
+    header, file_rows = _rows(fp, ("file", "dataset", "tape", "block", "size"))
     datasets: dict[str, int] = {}
     cols: dict[str, list[float]] = {k: [] for k in ("ds", "tape", "block", "size", "t", "info")}
-    for row in reader:
-        where = f"{fp} line {reader.line_num}"
-        tape = (row["tape"] or "").strip()
+    for where, row in file_rows:
+        tape = row["tape"].strip()
         if tape not in names:
             raise SeekplanError(f"{where}: column 'tape': unknown tape {tape!r} (not in {tp})")
         size = _int(row["size"], "size", where, 1)
         block = _int(row["block"], "block", where, 0)
         t = names[tape]
         arrival = 0.0
-        if "arrival_s" in header and (row.get("arrival_s") or "").strip():
+        if "arrival_s" in header and row["arrival_s"].strip():
             try:
                 arrival = float(row["arrival_s"])
             except ValueError:
@@ -154,9 +166,9 @@ def _load(fp: Path, tp: Path) -> Campaign:
             if not math.isfinite(arrival) or arrival < 0:
                 raise SeekplanError(f"{where}: column 'arrival_s': must be >= 0")
         info = 1
-        if "tapeinfo" in header and (row.get("tapeinfo") or "").strip():
+        if "tapeinfo" in header and row["tapeinfo"].strip():
             info = _int(row["tapeinfo"], "tapeinfo", where, 0)
-        cols["ds"].append(datasets.setdefault((row["dataset"] or "").strip(), len(datasets)))
+        cols["ds"].append(datasets.setdefault(row["dataset"].strip(), len(datasets)))
         cols["tape"].append(t)
         cols["block"].append(block)
         cols["size"].append(size)

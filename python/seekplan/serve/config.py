@@ -67,8 +67,10 @@ class StageConfig(BaseModel):
     #: A name of `seekplan.serve.backend.BACKENDS`: simulated (default:
     #: drives and robot of `library`) or ltfs.
     backend: str = "simulated"
-    #: Simulated time runs this many times faster than real time.
-    time_scale: float = Field(default=1.0, gt=0)
+    #: Simulated time runs this many times faster than real time; at most a
+    #: million (a year of library time in 32 s): at 1e308 the clock reached
+    #: infinity within a second and every drive worker died on it.
+    time_scale: float = Field(default=1.0, gt=0, le=1e6)
     #: Catalogued drive whose locate model orders reads and times locates.
     drive: str = "lto9"
     #: Capacity of a tape in GB (1e9 bytes): what the session-fraction read
