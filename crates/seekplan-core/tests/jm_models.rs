@@ -2,7 +2,11 @@
 //! short-seek read-through and crossover, mount/unmount policies, robots,
 //! compression and read delays; every scheduler runs on the four-region model.
 
+mod common;
+
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use seekplan_core::library::mount::{MountSpec, UnmountPolicy};
 use seekplan_core::library::robot::{RobotSpec, Spread};
 use seekplan_core::model::compression::{CompressionSpec, Throughput};
@@ -207,6 +211,138 @@ proptest! {
         prop_assert!(wrapped.locate(f, t) >= 0.0);
         if to > from {
             prop_assert!(wrapped.locate(f, t) <= inner.read_through(f, t) + 1e-9);
+        }
+    }
+}
+
+/// The J&M models with and without their short-seek regimes, each also
+/// reading through short seeks as the catalogue builds them: every one has
+/// cached positions.
+fn jm_models() -> Vec<(&'static str, Box<dyn CostModel>)> {
+    let dat_long = HelicalSpec {
+        short_seek: None,
+        ..dat()
+    };
+    let helical = |s: HelicalSpec| HelicalModel::new(s).unwrap();
+    let four = |s: FourRegionSpec| FourRegionModel::new(s).unwrap();
+    vec![
+        ("dat", Box::new(helical(dat()))),
+        ("dat long", Box::new(helical(dat_long))),
+        (
+            "dat read-through",
+            Box::new(ReadThrough::new(helical(dat()))),
+        ),
+        ("dlt4000", Box::new(four(dlt4000()))),
+        ("dlt4000 short", Box::new(four(dlt4000_short()))),
+        (
+            "dlt4000 short read-through",
+            Box::new(ReadThrough::new(four(dlt4000_short()))),
+        ),
+        (
+            "dlt4000 read-through",
+            Box::new(ReadThrough::new(four(dlt4000()))),
+        ),
+    ]
+}
+
+/// `n` seeded requests of 32 KB-8 MB anywhere on `model`'s tape, half of
+/// them bunched in a few MB so that short seeks and read-through matter.
+fn scattered(model: &dyn CostModel, n: usize, seed: u64) -> Vec<Extent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let cap = model.capacity();
+    let near = rng.gen_range(0..cap - 2_000);
+    (0..n)
+        .map(|i| {
+            let bytes = rng.gen_range(32_768..8_000_000);
+            let blocks = model.blocks_of(bytes);
+            let start = if i % 2 == 0 {
+                rng.gen_range(0..cap - blocks)
+            } else {
+                (near + rng.gen_range(0..1_000)).min(cap - blocks)
+            };
+            Extent {
+                start: Block(start),
+                bytes,
+            }
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(common::seeded(48))]
+
+    /// A move timed from two cached positions is the model's own locate,
+    /// to the bit, and never cheaper than the model's bound by distance
+    /// along the tape (what lets SLTF stop searching).
+    #[test]
+    fn cached_positions_time_moves_as_locate_and_obey_the_bound(seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for (name, model) in jm_models() {
+            let costs = model.pos_costs().expect("positions");
+            let bound = costs.along_bound().expect("a bound");
+            let cap = model.capacity();
+            for _ in 0..200 {
+                let a = Block(rng.gen_range(0..cap));
+                // Half the moves short (within a few hundred blocks).
+                let b = if rng.gen_bool(0.5) {
+                    Block(rng.gen_range(0..cap))
+                } else {
+                    Block((a.0 + rng.gen_range(0..400)).saturating_sub(200).min(cap - 1))
+                };
+                let (pa, pb) = (model.pos(a).unwrap(), model.pos(b).unwrap());
+                let timed = costs.locate(pa, pb);
+                prop_assert_eq!(timed.to_bits(), model.locate(a, b).to_bits(), "{} {:?} {:?}", name, a, b);
+                let least = bound.at((pa.along - pb.along).abs(), false);
+                prop_assert!(least <= timed, "{}: bound {} above {} from {:?} to {:?}", name, least, timed, a, b);
+            }
+        }
+    }
+
+    /// SLTF on cached positions, searching outwards and stopping at the
+    /// bound, picks what timing every request would.
+    #[test]
+    fn sltf_on_cached_positions_matches_brute_force(seed in any::<u64>(), n in 1usize..250) {
+        for (name, model) in jm_models() {
+            let reqs = scattered(model.as_ref(), n, seed);
+            let start = Block(seed % model.capacity());
+            let problem = Problem::tape(model.as_ref(), reqs, start, None).unwrap();
+            prop_assert_eq!(
+                run(&problem, Algorithm::Sltf).unwrap().order,
+                common::brute_sltf(&problem),
+                "{}", name
+            );
+        }
+    }
+}
+
+#[test]
+fn best_orders_large_batches_on_helical_and_four_region_drives_from_positions() {
+    // Above 1,000 requests these models used to get a full n x n matrix
+    // (800 MB at 10,000 requests, 80 GB at 100,000); with positions, best
+    // runs without it and is never worse than SLTF or FIFO on the batch.
+    let catalogued = jm_models()
+        .into_iter()
+        .filter(|(name, _)| name.ends_with("read-through"));
+    for (name, model) in catalogued {
+        let reqs = scattered(model.as_ref(), 1_200, 7);
+        let problem = Problem::tape(model.as_ref(), reqs, Block(0), None).unwrap();
+        let best = run(&problem, Algorithm::Best).unwrap();
+        let mut seen = best.order.clone();
+        seen.sort_unstable();
+        assert!(
+            seen.iter().copied().eq(0..1_200),
+            "{name}: not a permutation"
+        );
+        let again = Schedule::evaluate(&problem, best.order.clone(), best.moves).unwrap();
+        assert_eq!(again.total_s, best.total_s, "{name}");
+        for other in [Algorithm::Sltf, Algorithm::Fifo] {
+            let o = run(&problem, other).unwrap();
+            assert!(
+                best.total_s <= o.total_s,
+                "{name}: best {} above {other} {}",
+                best.total_s,
+                o.total_s
+            );
         }
     }
 }

@@ -11,7 +11,7 @@
 use super::geometry::Direction;
 use super::helical::LinearSeek;
 use super::short_seek::ShortSeekRegime;
-use super::{Block, CostModel, Extent, Physical, Read};
+use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -193,5 +193,56 @@ impl CostModel for FourRegionModel {
 
     fn keypoint_spacing(&self) -> f64 {
         0.0
+    }
+
+    /// The block itself, at its longitudinal position.
+    fn pos(&self, block: Block) -> Option<Pos> {
+        Some(Pos::of_block(block, self.physical_of(block).lpos))
+    }
+
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        Some(PosCosts::Other(self))
+    }
+
+    /// A track length of blocks at the transfer rate.
+    fn read_along_s(&self) -> Option<f64> {
+        Some(self.track_blocks() * self.spec.block_bytes as f64 / self.spec.rate_bps)
+    }
+}
+
+impl FourRegionModel {
+    /// Blocks along one track length.
+    fn track_blocks(&self) -> f64 {
+        self.grid.capacity as f64 / self.spec.tracks as f64
+    }
+}
+
+impl LocatePos for FourRegionModel {
+    fn locate_pos(&self, from: Pos, to: Pos) -> f64 {
+        self.locate(from.block(), to.block())
+    }
+
+    /// Each region's line is evaluated at the longitudinal distance between
+    /// the destination and the start (or its image on the destination's
+    /// track, the same point along the tape), from an intercept of 0 s or
+    /// more; a short seek moves at most `speedup` times the transfer rate
+    /// over at least that distance's blocks. The base of -1 ns absorbs the
+    /// rounding of positions computed two ways.
+    fn along_bound(&self) -> Option<AlongBound> {
+        let flattest = self
+            .spec
+            .regions
+            .iter()
+            .map(|r| r.full_s)
+            .fold(f64::INFINITY, f64::min)
+            .max(0.0);
+        let per_track = match &self.spec.short_seek {
+            Some(short) => flattest.min(
+                self.track_blocks() * self.spec.block_bytes as f64
+                    / (short.speedup * self.spec.rate_bps),
+            ),
+            None => flattest,
+        };
+        Some(AlongBound::uniform(-1e-9, per_track))
     }
 }

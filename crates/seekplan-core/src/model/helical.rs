@@ -2,7 +2,7 @@
 //! distance travelled (from BOT and between mid-tape positions), with an
 //! optional separate line for short seeks (4mm DAT, §5.4.3), and rewind.
 
-use super::{Block, CostModel, Extent, Physical, Read};
+use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -140,5 +140,36 @@ impl CostModel for HelicalModel {
 
     fn keypoint_spacing(&self) -> f64 {
         0.0
+    }
+
+    /// The block itself, its number as the coordinate along the tape (so a
+    /// distance along it is exactly the blocks between).
+    fn pos(&self, block: Block) -> Option<Pos> {
+        Some(Pos::of_block(block, block.0 as f64))
+    }
+
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        Some(PosCosts::Other(self))
+    }
+
+    fn read_along_s(&self) -> Option<f64> {
+        Some(self.spec.block_bytes as f64 / self.spec.rate_bps)
+    }
+}
+
+impl LocatePos for HelicalModel {
+    fn locate_pos(&self, from: Pos, to: Pos) -> f64 {
+        self.locate(from.block(), to.block())
+    }
+
+    /// Every seek line starts at 0 s or more and grows with the share of
+    /// the tape crossed: no seek over `delta` blocks takes less than the
+    /// flattest line's slope per block times `delta`.
+    fn along_bound(&self) -> Option<AlongBound> {
+        let flattest = match &self.spec.short_seek {
+            Some(short) => self.spec.seek.full_s.min(short.full_s),
+            None => self.spec.seek.full_s,
+        };
+        Some(AlongBound::uniform(0.0, flattest / self.capacity as f64))
     }
 }

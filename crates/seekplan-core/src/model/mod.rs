@@ -95,6 +95,15 @@ pub trait CostModel: Send + Sync {
         None
     }
 
+    /// Seconds that reading forward over one unit of [`Pos::along`] takes
+    /// at least (the blocks between two positions are at least their
+    /// distance along the medium times the blocks per unit), if the model
+    /// has positions and knows it: what bounds a read-through move by
+    /// distance ([`ReadThrough`]).
+    fn read_along_s(&self) -> Option<f64> {
+        None
+    }
+
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {
         let blocks = to.0.saturating_sub(from.0);
@@ -160,6 +169,9 @@ impl<M: CostModel + ?Sized> CostModel for &M {
     }
     fn pos_costs(&self) -> Option<PosCosts<'_>> {
         (**self).pos_costs()
+    }
+    fn read_along_s(&self) -> Option<f64> {
+        (**self).read_along_s()
     }
     fn read_through(&self, from: Block, to: Block) -> f64 {
         (**self).read_through(from, to)

@@ -4,6 +4,7 @@
 
 use super::cta::cta_cost;
 use super::lto::LtoModel;
+use super::Block;
 
 /// A cached position on a medium, in units its model chooses: schedulers
 /// keep one per request and time moves with the model's [`PosCosts`].
@@ -20,6 +21,27 @@ pub struct Pos {
     pub zone: u32,
     /// Model-defined (LTO: the half of the tape).
     pub side: u8,
+}
+
+impl Pos {
+    /// A position that stands for `block` itself, at longitudinal
+    /// coordinate `along`: for models whose locate on blocks needs no
+    /// mapping worth caching (helical, four-region), which time a move from
+    /// the two blocks. The block rides in `track` and `zone`, which such
+    /// models define so.
+    pub fn of_block(block: Block, along: f64) -> Pos {
+        Pos {
+            along,
+            track: (block.0 >> 32) as u32,
+            zone: block.0 as u32,
+            side: 0,
+        }
+    }
+
+    /// The block of a position made by [`Pos::of_block`].
+    pub fn block(self) -> Block {
+        Block((u64::from(self.track) << 32) | u64::from(self.zone))
+    }
 }
 
 /// A lower bound on a model's locate time by longitudinal distance alone:

@@ -5,7 +5,7 @@
 //! (Table 4 "min. seek"); `ShortSeekRegime` is a serpentine drive's own
 //! short seeks within a track.
 
-use super::{Block, CostModel, Extent, Physical, Read};
+use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -120,5 +120,36 @@ impl<M: CostModel> CostModel for ReadThrough<M> {
 
     fn keypoint_spacing(&self) -> f64 {
         self.inner.keypoint_spacing()
+    }
+
+    /// The block itself, where the wrapped model puts it along the tape
+    /// (a move is timed from the two blocks, reading through or seeking).
+    fn pos(&self, block: Block) -> Option<Pos> {
+        self.inner.pos(block).map(|p| Pos::of_block(block, p.along))
+    }
+
+    fn pos_costs(&self) -> Option<PosCosts<'_>> {
+        self.inner.pos_costs().map(|_| PosCosts::Other(self))
+    }
+
+    fn read_along_s(&self) -> Option<f64> {
+        self.inner.read_along_s()
+    }
+}
+
+impl<M: CostModel> LocatePos for ReadThrough<M> {
+    fn locate_pos(&self, from: Pos, to: Pos) -> f64 {
+        self.locate(from.block(), to.block())
+    }
+
+    /// The cheaper of the wrapped model's seek bound and reading over the
+    /// distance, when the wrapped model has both.
+    fn along_bound(&self) -> Option<AlongBound> {
+        let seek = self.inner.pos_costs()?.along_bound()?;
+        let read = self.inner.read_along_s()?;
+        Some(AlongBound::uniform(
+            seek.base.min(seek.other_side_base).min(0.0),
+            seek.per_along.min(read),
+        ))
     }
 }
