@@ -9,17 +9,25 @@
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
-use crate::atsp::{assignment, patch, sparse_assignment};
+use crate::atsp::{assignment, patch, sparse_assignment_within};
 use crate::{Error, Result};
 
 /// Largest batch whose (n + 1)² costs are stored for the assignment:
 /// 128 MB at 4,000.
 pub(crate) const DENSE_LIMIT: usize = 4_000;
 
+/// Candidate edges per row the sparse assignment may scan on a drive
+/// model before PATCH gives up: LTO-9 batches take ~300 a row and the
+/// four-region DLT7000 ~1,100 at 5,000 requests, while the helical drives
+/// take 100,000 to 4.6 million (2026-11-27). At 20,000 requests this caps
+/// the augmenting paths at 4e8 edges, a few seconds.
+const WORK_PER_ROW: usize = 20_000;
+
 /// The PATCH order for `problem`'s costs `d`, or `None` when the sparse
-/// solver finds no assignment on its candidate graph (see
-/// [`sparse_assignment`]). On explicit matrices the sparse assignment is the
-/// problem's own (shared with the lower bound).
+/// solver finds no assignment on its candidate graph, or on a drive model
+/// none within [`WORK_PER_ROW`] (see [`sparse_assignment_within`]). On
+/// explicit matrices the sparse assignment is the problem's own (shared
+/// with the lower bound), without a budget.
 pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Option<Vec<usize>> {
     let n = d.len();
     if n == 0 {
@@ -35,7 +43,7 @@ pub(crate) fn plan_with(problem: &Problem, d: &Dense) -> Option<Vec<usize>> {
         let mut succ = if problem.is_matrix() {
             problem.positioning_assignment()?.succ.clone()
         } else {
-            sparse_assignment(m, |i, j| d.cost(i, j))?.succ
+            sparse_assignment_within(m, |i, j| d.cost(i, j), WORK_PER_ROW * m)?.succ
         };
         patch(&mut succ, |i, j| d.cost(i, j));
         succ
@@ -56,8 +64,8 @@ impl Orderer for Patch {
             .map(Plan::locate)
             .ok_or_else(|| Error::Unsupported {
                 algo: "patch".into(),
-                reason: "its sparse assignment found no tour through the cheapest moves; \
-                         use best or sltf"
+                reason: "its sparse assignment found no tour through the cheapest moves \
+                         within its work budget; use best or sltf"
                     .into(),
             })
     }
