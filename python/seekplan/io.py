@@ -60,7 +60,9 @@ MAX_INT = 2**63 - 1
 BOM = "\ufeff"
 
 
-def _int_field(value: str, name: str, where: str, minimum: int) -> int:
+def int_field(value: str, name: str, where: str, minimum: int = 0) -> int:
+    """Cell `value` of column `name` as an integer from `minimum` to
+    :data:`MAX_INT`; errors say `where` (file and line) and the column."""
     try:
         number = int(value.strip())
     except ValueError:
@@ -121,8 +123,8 @@ def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
         if rid in seen:
             raise SeekplanError(f"{where}: duplicate id {rid!r} (first on line {seen[rid]})")
         seen[rid] = reader.line_num
-        block = _int_field(row["block"], "block", where, 0)
-        size = _int_field(row["size"], "size", where, 1)
+        block = int_field(row["block"], "block", where)
+        size = int_field(row["size"], "size", where, 1)
         requests.append(Request(rid, block, size))
     return requests
 

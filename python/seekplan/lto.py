@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from seekplan.catalog import drive_entry
-from seekplan.errors import SeekplanError, quote
-from seekplan.io import MAX_INT, check_header, read_lines, strip_bom
+from seekplan.errors import SeekplanError
+from seekplan.io import check_header, int_field, read_lines, strip_bom
 
 
 def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
@@ -20,19 +20,7 @@ def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
         blocks: list[int] = []
         for row in reader:
             where = f"{origin} line {reader.line_num}"
-            value = (row.get("last_block") or "").strip()
-            try:
-                block = int(value)
-            except ValueError:
-                raise SeekplanError(
-                    f"{where}: column 'last_block': {quote(value)} is not an integer"
-                ) from None
-            if block < 0:
-                raise SeekplanError(f"{where}: column 'last_block': {block} is negative")
-            if block > MAX_INT:
-                raise SeekplanError(
-                    f"{where}: column 'last_block': {quote(block)} is larger than {MAX_INT}"
-                )
+            block = int_field(row.get("last_block") or "", "last_block", where)
             if blocks and block <= blocks[-1]:
                 raise SeekplanError(
                     f"{where}: column 'last_block': {block} is not after the previous "

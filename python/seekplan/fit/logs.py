@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from seekplan.errors import SeekplanError, quote
-from seekplan.io import MAX_INT, check_header, read_lines, strip_bom
+from seekplan.errors import SeekplanError
+from seekplan.io import check_header, int_field, read_lines, strip_bom
 
 SEEK_COLUMNS = ("from_block", "to_block", "seconds")
 BLOCK_COLUMNS = ("block", "seconds")
@@ -49,19 +49,7 @@ def _number(cell: str, column: str, where: str) -> float:
     """A cell as a time (float) or a block (int, at most the core's i64)."""
     text = cell.strip()
     if column != "seconds":
-        try:
-            block = int(text)
-        except ValueError:
-            raise SeekplanError(
-                f"{where}: column {column!r}: {cell!r} is not an integer block"
-            ) from None
-        if block < 0:
-            raise SeekplanError(f"{where}: column {column!r}: negative block {text}")
-        if block > MAX_INT:
-            raise SeekplanError(
-                f"{where}: column {column!r}: {quote(block)} is larger than {MAX_INT}"
-            )
-        return block
+        return int_field(text, column, where)
     try:
         v = float(text)
     except ValueError:
