@@ -38,6 +38,7 @@ pub fn along_bound() -> super::AlongBound {
         other_side_base: BASE_S + LANDING_ZONE_CHANGE_S,
         per_along: PER_LPOS_S,
         other_track_extra: WRAP_CHANGE_S,
+        near_per_along: None,
     }
 }
 

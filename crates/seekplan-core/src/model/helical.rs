@@ -162,14 +162,22 @@ impl LocatePos for HelicalModel {
         self.locate(from.block(), to.block())
     }
 
-    /// Every seek line starts at 0 s or more and grows with the share of
-    /// the tape crossed: no seek over `delta` blocks takes less than the
-    /// flattest line's slope per block times `delta`.
+    /// A seek over `delta` blocks takes at least the lowest startup plus
+    /// the flattest line's slope per block times `delta`; a move to the
+    /// same block is free, and other positions are a whole block or more
+    /// apart, which the second line (the startup per block, through 0 s)
+    /// covers.
     fn along_bound(&self) -> Option<AlongBound> {
-        let flattest = match &self.spec.short_seek {
-            Some(short) => self.spec.seek.full_s.min(short.full_s),
-            None => self.spec.seek.full_s,
+        let (startup, flattest) = match &self.spec.short_seek {
+            Some(short) => (
+                self.spec.seek.startup_s.min(short.startup_s),
+                self.spec.seek.full_s.min(short.full_s),
+            ),
+            None => (self.spec.seek.startup_s, self.spec.seek.full_s),
         };
-        Some(AlongBound::uniform(0.0, flattest / self.capacity as f64))
+        Some(AlongBound {
+            near_per_along: Some(startup),
+            ..AlongBound::uniform(startup, flattest / self.capacity as f64)
+        })
     }
 }

@@ -61,6 +61,12 @@ pub struct AlongBound {
     /// Seconds a move to another `Pos::track` adds at least (0: no more
     /// than a move along one track).
     pub other_track_extra: f64,
+    /// Seconds per unit of `along` of a second line through 0 s, if any:
+    /// the bound is then the lesser of the two lines. For moves that either
+    /// creep from nothing (reading through, one block at a time) or pay a
+    /// fixed start (a seek), which one line through 0 s bounds only at the
+    /// seek's slope.
+    pub near_per_along: Option<f64>,
 }
 
 impl AlongBound {
@@ -71,6 +77,7 @@ impl AlongBound {
             other_side_base: base,
             per_along,
             other_track_extra: 0.0,
+            near_per_along: None,
         }
     }
 
@@ -84,7 +91,10 @@ impl AlongBound {
         } else {
             self.base
         };
-        let b = base + self.per_along * delta;
+        let mut b = base + self.per_along * delta;
+        if let Some(near) = self.near_per_along {
+            b = b.min(near * delta);
+        }
         b - b.abs() * 1e-9
     }
 }

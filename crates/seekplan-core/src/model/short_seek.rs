@@ -143,13 +143,13 @@ impl<M: CostModel> LocatePos for ReadThrough<M> {
     }
 
     /// The cheaper of the wrapped model's seek bound and reading over the
-    /// distance, when the wrapped model has both.
+    /// distance (a line through 0 s), when the wrapped model has both.
     fn along_bound(&self) -> Option<AlongBound> {
         let seek = self.inner.pos_costs()?.along_bound()?;
         let read = self.inner.read_along_s()?;
-        Some(AlongBound::uniform(
-            seek.base.min(seek.other_side_base).min(0.0),
-            seek.per_along.min(read),
-        ))
+        Some(AlongBound {
+            near_per_along: Some(seek.near_per_along.map_or(read, |near| near.min(read))),
+            ..AlongBound::uniform(seek.base.min(seek.other_side_base), seek.per_along)
+        })
     }
 }
