@@ -109,14 +109,22 @@ def parse_requests(lines: Iterable[str], origin: str = "requests") -> list[Reque
         raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
 
 
+def csv_rows(reader: csv.DictReader[str], origin: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """The rows of a CSV file, each with where it is (``origin line N``); a
+    row with too few or too many fields is an error naming its line (the
+    reader would drop an extra field and leave a missing one None)."""
+    for row in reader:
+        where = f"{origin} line {reader.line_num}"
+        if None in row or None in row.values():
+            raise SeekplanError(f"{where}: wrong number of fields")
+        yield where, row
+
+
 def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
     check_header(reader.fieldnames or [], ("id", "block", "size"), origin)
     seen: dict[str, int] = {}
     requests = []
-    for row in reader:
-        where = f"{origin} line {reader.line_num}"
-        if None in row or any(row[c] is None for c in ("id", "block", "size")):
-            raise SeekplanError(f"{where}: wrong number of fields")
+    for where, row in csv_rows(reader, origin):
         rid = row["id"].strip()
         if not rid:
             raise SeekplanError(f"{where}: column 'id' is empty")

@@ -29,6 +29,8 @@ def _columns(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> lis
         for row in reader:
             where = f"{origin} line {reader.line_num}"
             values = []
+            # Cell by cell, so a short row's first cell is judged as a value
+            # (a comment line is "not an integer", not "too few fields").
             for c in columns:
                 cell = row.get(c)
                 if cell is None:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import capped_lines, check_header, read_parquet
+from seekplan.io import capped_lines, check_header, csv_rows, read_parquet
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.workload import Campaign
 
@@ -91,19 +91,9 @@ def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campai
         with p.open(newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(capped_lines(f, str(p)))
             _check_columns(p, reader.fieldnames)
-            return _read(p, _csv_rows(p, reader), tape_capacity, block_bytes)
+            return _read(p, csv_rows(reader, str(p)), tape_capacity, block_bytes)
     except (OSError, UnicodeDecodeError, csv.Error) as e:
         raise SeekplanError(f"cannot read trace: {e}") from e
-
-
-def _csv_rows(p: Path, reader: csv.DictReader[str]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """The rows of a CSV trace, each with its line; a row with too few or too
-    many fields is an error (an extra one was dropped without a word)."""
-    for row in reader:
-        where = f"{p} line {reader.line_num}"
-        if None in row or None in row.values():
-            raise SeekplanError(f"{where}: wrong number of fields")
-        yield where, row
 
 
 def _check_columns(p: Path, names: Sequence[str] | None) -> None:

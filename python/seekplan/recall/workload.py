@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from seekplan import _core
-from seekplan.errors import SeekplanError, quote
-from seekplan.io import MAX_INT, check_header, read_lines
+from seekplan.errors import SeekplanError
+from seekplan.io import check_header, csv_rows, int_field, read_lines
 
 TB = 10**12
 
@@ -86,18 +86,6 @@ class Campaign:
         }
 
 
-def _int(value: str, name: str, where: str, minimum: int = 0) -> int:
-    try:
-        n = int(value.strip())
-    except ValueError:
-        raise SeekplanError(f"{where}: column {name!r}: {quote(value)} is not an integer") from None
-    if n < minimum:
-        raise SeekplanError(f"{where}: column {name!r}: {n} must be at least {minimum}")
-    if n > MAX_INT:
-        raise SeekplanError(f"{where}: column {name!r}: {quote(n)} is larger than {MAX_INT}")
-    return n
-
-
 def _rows(
     path: Path, required: tuple[str, ...]
 ) -> tuple[list[str], Iterator[tuple[str, dict[str, str]]]]:
@@ -107,15 +95,7 @@ def _rows(
     reader = csv.DictReader(read_lines(path))
     header = list(reader.fieldnames or [])
     check_header(header, required, str(path))
-
-    def rows() -> Iterator[tuple[str, dict[str, str]]]:
-        for row in reader:
-            where = f"{path} line {reader.line_num}"
-            if None in row or None in row.values():
-                raise SeekplanError(f"{where}: wrong number of fields")
-            yield where, row
-
-    return header, rows()
+    return header, csv_rows(reader, str(path))
 
 
 def load_campaign(files: str | Path, tapes: str | Path) -> Campaign:
@@ -138,8 +118,8 @@ def _load(fp: Path, tp: Path) -> Campaign:
         name = row["tape"].strip()
         if not name or name in names:
             raise SeekplanError(f"{where}: column 'tape': empty or duplicate name {name!r}")
-        cap = _int(row["capacity"], "capacity", where, 1)
-        u = _int(row["used"], "used", where, 0)
+        cap = int_field(row["capacity"], "capacity", where, 1)
+        u = int_field(row["used"], "used", where, 0)
         if u > cap:
             raise SeekplanError(f"{where}: column 'used': {u} exceeds capacity {cap}")
         names[name] = len(capacity)
@@ -152,8 +132,8 @@ def _load(fp: Path, tp: Path) -> Campaign:
         tape = row["tape"].strip()
         if tape not in names:
             raise SeekplanError(f"{where}: column 'tape': unknown tape {tape!r} (not in {tp})")
-        size = _int(row["size"], "size", where, 1)
-        block = _int(row["block"], "block", where, 0)
+        size = int_field(row["size"], "size", where, 1)
+        block = int_field(row["block"], "block", where, 0)
         t = names[tape]
         arrival = 0.0
         if "arrival_s" in header and row["arrival_s"].strip():
@@ -167,7 +147,7 @@ def _load(fp: Path, tp: Path) -> Campaign:
                 raise SeekplanError(f"{where}: column 'arrival_s': must be >= 0")
         info = 1
         if "tapeinfo" in header and row["tapeinfo"].strip():
-            info = _int(row["tapeinfo"], "tapeinfo", where, 0)
+            info = int_field(row["tapeinfo"], "tapeinfo", where, 0)
         cols["ds"].append(datasets.setdefault(row["dataset"].strip(), len(datasets)))
         cols["tape"].append(t)
         cols["block"].append(block)
