@@ -150,15 +150,10 @@ pub struct TapeSystem<'a> {
 }
 
 impl<'a> TapeSystem<'a> {
-    /// An idle library with every tape in its slot.
-    pub fn new(spec: &'a LibrarySpec, campaign: &'a Campaign) -> Result<Self> {
-        Self::with_room(spec, campaign, &mut RunRoom::default())
-    }
-
-    /// [`TapeSystem::new`] with its queues' buffers taken from `room` (a
-    /// previous run's, whose pages are mapped already); give them back with
-    /// [`TapeSystem::leave_room`].
-    pub(crate) fn with_room(
+    /// An idle library with every tape in its slot, its queues' buffers
+    /// taken from `room` (a previous run's, whose pages are mapped already,
+    /// or empty ones); give them back with [`TapeSystem::leave_room`].
+    pub(crate) fn new(
         spec: &'a LibrarySpec,
         campaign: &'a Campaign,
         room: &mut RunRoom<Stop>,

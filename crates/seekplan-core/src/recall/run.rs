@@ -149,7 +149,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         return Err(Error::invalid("sample_s", "must be positive"));
     }
     let mut room = campaign.take_room();
-    let library = TapeSystem::with_room(&spec.library, campaign, &mut room)?;
+    let library = TapeSystem::new(&spec.library, campaign, &mut room)?;
     // Room for every file: the vector never moves (untouched room costs no
     // memory).
     let mut staging_bits = std::mem::take(&mut room.times);
