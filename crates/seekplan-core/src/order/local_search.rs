@@ -195,36 +195,46 @@ pub(crate) fn or_opt(
             tour.enqueue(w);
         }
     }
+    // Insertion points after `first`'s cheapest predecessors: the same
+    // for every run starting at `first`, so timed once per node.
+    let mut after_preds: Vec<(usize, usize, f64, f64)> = Vec::with_capacity(NEIGHBOURS);
     while let Some(v) = tour.next(&mut moved, 1) {
         let i = tour.pos[v];
+        let first = tour.t[i];
+        let prev = tour.t[i - 1];
+        after_preds.clear();
+        for &a in &preds[first] {
+            if a != prev {
+                let b = tour.at(tour.pos[a] + 1);
+                after_preds.push((a, b, d.cost(a, first), d.cost(a, b)));
+            }
+        }
         for run in 1..=MAX_RUN.min(n) {
             if i + run > nodes {
                 break;
             }
-            let first = tour.t[i];
             let last = tour.t[i + run - 1];
-            let prev = tour.t[i - 1];
             let next = tour.at(i + run);
             let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
             let inside = |v: usize| tour.pos[v] >= i && tour.pos[v] < i + run;
             let mut best: Option<(f64, usize)> = None;
-            let edges = preds[first].iter().copied().chain(
-                succs[last]
-                    .iter()
-                    .map(|&b| tour.at(tour.pos[b] + nodes - 1)),
-            );
-            for a in edges {
-                if inside(a) || a == prev {
-                    continue;
-                }
-                let b = tour.at(tour.pos[a] + 1);
-                if inside(b) {
-                    continue;
-                }
-                let delta = d.cost(a, first) + d.cost(last, b) - d.cost(a, b) - gain;
+            let mut consider = |a: usize, b: usize, into_first: f64, cut: f64| {
+                let delta = into_first + d.cost(last, b) - cut - gain;
                 if delta < -EPS && best.is_none_or(|(bd, _)| delta < bd) {
                     best = Some((delta, a));
                 }
+            };
+            for &(a, b, into_first, cut) in &after_preds {
+                if !inside(a) && !inside(b) {
+                    consider(a, b, into_first, cut);
+                }
+            }
+            for &b in &succs[last] {
+                let a = tour.at(tour.pos[b] + nodes - 1);
+                if inside(a) || a == prev || inside(b) {
+                    continue;
+                }
+                consider(a, b, d.cost(a, first), d.cost(a, b));
             }
             if let Some((delta, a)) = best {
                 gain_total -= delta;
@@ -278,6 +288,7 @@ pub(crate) fn or_3opt(
     for &w in focus.unwrap_or(&[]) {
         tour.enqueue(w);
     }
+    let mut closings: Vec<(usize, usize, f64, f64)> = Vec::with_capacity(NEIGHBOURS);
     while let Some(a) = tour.next(&mut moved, 0) {
         let p = tour.pos[a];
         if p + 2 >= nodes {
@@ -285,6 +296,17 @@ pub(crate) fn or_3opt(
         }
         let b0 = tour.t[p + 1];
         let cut_ab = d.cost(a, b0);
+        // The third cut's end, its new edge into b₀ and its old edge, per
+        // candidate c₁: the same for every c₀, so timed once here.
+        closings.clear();
+        for &c1 in &near.preds[b0] {
+            let r = tour.pos[c1] + 1;
+            if c1 == d.depot() || r <= p + 2 {
+                continue;
+            }
+            let after = tour.at(r);
+            closings.push((r, after, d.cost(c1, b0), d.cost(c1, after)));
+        }
         let mut best: Option<(f64, usize, usize)> = None;
         for &c0 in &near.succs[a] {
             let q = tour.pos[c0];
@@ -293,13 +315,11 @@ pub(crate) fn or_3opt(
             }
             let b1 = tour.t[q - 1];
             let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
-            for &c1 in &near.preds[b0] {
-                let r = tour.pos[c1] + 1;
-                if c1 == d.depot() || r <= q {
+            for &(r, after, into_b0, cut_c1) in &closings {
+                if r <= q {
                     continue;
                 }
-                let after = tour.at(r);
-                let delta = opened + d.cost(c1, b0) + d.cost(b1, after) - d.cost(c1, after);
+                let delta = opened + into_b0 + d.cost(b1, after) - cut_c1;
                 if delta < -EPS && best.is_none_or(|(bd, _, _)| delta < bd) {
                     best = Some((delta, q, r));
                 }
