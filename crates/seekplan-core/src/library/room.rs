@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 /// Buffers a run leaves behind, emptied but with their room: the tapes'
 /// queue buffers (any order; a run clears each before use), the tape
-/// system's sort keys and the staging times.
+/// system's sort keys, the staging times and the requester's ranks.
 pub(crate) struct RunRoom<S> {
     /// Per-tape buffers of queued reads.
     pub queues: Vec<Vec<S>>,
@@ -21,6 +21,8 @@ pub(crate) struct RunRoom<S> {
     pub keys: Vec<u128>,
     /// Staging times as bits.
     pub times: Vec<u64>,
+    /// The requester's ranks of waiting requests (the random strategy's).
+    pub ranks: Vec<u32>,
 }
 
 impl<S> Default for RunRoom<S> {
@@ -29,6 +31,7 @@ impl<S> Default for RunRoom<S> {
             queues: Vec::new(),
             keys: Vec::new(),
             times: Vec::new(),
+            ranks: Vec::new(),
         }
     }
 }

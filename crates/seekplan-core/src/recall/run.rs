@@ -159,12 +159,14 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
         specs: campaign.tapes(),
         campaign: Some(campaign),
     };
+    let mut requester = spec
+        .strategy
+        .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed));
+    requester.reuse_ranks(std::mem::take(&mut room.ranks));
     let mut model = Recall {
         campaign,
         next_arrival: 0,
-        requester: spec
-            .strategy
-            .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed)),
+        requester,
         library,
         tick_pending: false,
         sample_s: spec.sample_s,
@@ -206,6 +208,7 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     );
     model.library.leave_room(&mut room);
     room.times = model.staging_bits;
+    room.ranks = model.requester.ranks_room();
     campaign.keep_room(room);
     Ok(RecallOutcome {
         metrics,

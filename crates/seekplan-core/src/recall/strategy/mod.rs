@@ -49,6 +49,14 @@ pub trait Pending {
     /// Seconds after which the strategy wants to be asked again although
     /// nothing else happened (time-based rules), or None.
     fn next_wake(&self) -> Option<f64>;
+    /// Room for the ranks of waiting requests, left by an earlier run over
+    /// the same campaign (its pages mapped already); queues that keep no
+    /// ranks ignore it. Call it before the first request arrives.
+    fn reuse_ranks(&mut self, _room: Vec<u32>) {}
+    /// The queue's room for ranks, emptied, for the next run.
+    fn ranks_room(&mut self) -> Vec<u32> {
+        Vec::new()
+    }
 }
 
 /// The tapes a pending queue serves: their capacities (some rules weigh a
@@ -155,13 +163,25 @@ mod tests {
     }
 
     /// The files passed on when arrivals come in bursts and the tape
-    /// system takes `per_burst` requests after each.
+    /// system takes 45 requests after each.
     fn order(strategy: &Strategy, c: &Campaign, by_campaign: bool) -> Vec<u32> {
+        order_in(strategy, c, by_campaign, Vec::new()).0
+    }
+
+    /// [`order`], the queue given `room` for its ranks first; also returns
+    /// the room it gives back.
+    fn order_in(
+        strategy: &Strategy,
+        c: &Campaign,
+        by_campaign: bool,
+        room: Vec<u32>,
+    ) -> (Vec<u32>, Vec<u32>) {
         let tapes = Tapes {
             specs: c.tapes(),
             campaign: by_campaign.then_some(c),
         };
         let mut q = strategy.build(&tapes, ChaCha8Rng::seed_from_u64(9));
+        q.reuse_ranks(room);
         let mut out = Vec::new();
         let mut rank = 0;
         for t in 0..8 {
@@ -178,7 +198,28 @@ mod tests {
             rank = arrived;
             out.extend(std::iter::from_fn(|| q.take(now)).take(45).map(|r| r.file));
         }
-        out
+        (out, q.ranks_room())
+    }
+
+    #[test]
+    fn a_kept_room_for_ranks_changes_nothing_and_comes_back_empty() {
+        let c = campaign();
+        let random = Strategy::Random(Random {});
+        let fresh = order(&random, &c, true);
+        let (first, room) = order_in(&random, &c, true, vec![7; 3]);
+        assert_eq!(first, fresh);
+        assert!(
+            room.is_empty() && room.capacity() > 3,
+            "the grown room comes back"
+        );
+        let capacity = room.capacity();
+        let (again, room) = order_in(&random, &c, true, room);
+        assert_eq!(again, fresh);
+        assert_eq!(room.capacity(), capacity, "the room is reused, not regrown");
+        let by_tapes = Strategy::ByTapes(ByTapes { tapes: 3 });
+        let (clustered, room) = order_in(&by_tapes, &c, true, room);
+        assert_eq!(clustered, order(&by_tapes, &c, true));
+        assert_eq!(room.capacity(), 0, "queues without ranks keep no room");
     }
 
     #[test]

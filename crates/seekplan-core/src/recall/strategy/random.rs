@@ -188,4 +188,17 @@ impl Pending for RandomRanks<'_> {
     fn next_wake(&self) -> Option<f64> {
         None
     }
+
+    fn reuse_ranks(&mut self, mut room: Vec<u32>) {
+        if self.waiting.waiting.is_empty() {
+            room.clear();
+            self.waiting.waiting = room;
+        }
+    }
+
+    fn ranks_room(&mut self) -> Vec<u32> {
+        let mut room = std::mem::take(&mut self.waiting.waiting);
+        room.clear();
+        room
+    }
 }
