@@ -207,22 +207,6 @@ proptest! {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
-
-    /// Figure 4 folds scans while more than one remains, the empty forward
-    /// pass from BOT included: with two requests every fold tries both
-    /// orders, so MPScan* is optimal (it stopped at 7.3 % above OPT before).
-    #[test]
-    fn mpscan_star_is_optimal_on_two_requests(seed in any::<u64>()) {
-        let model = common::drive("mlr1");
-        let problem = Problem::tape(&model, requests(seed, 2), Block(0), None).unwrap();
-        let star = run(&problem, Algorithm::MpScanStar).unwrap().total_s;
-        let opt = run(&problem, Algorithm::Opt).unwrap().total_s;
-        prop_assert!(star <= opt + 1e-9, "MPScan* {star} OPT {opt}");
-    }
-}
-
 /// On nearly symmetric matrices `best` certifies its schedule with the
 /// 1-tree bound of its α-nearness ascent where that is stronger than the
 /// assignment bound every algorithm reports: never above the schedule's
