@@ -341,14 +341,23 @@ impl LocatePos for SerpentineModel {
     }
 
     /// Every locate covers at least the longitudinal distance, each part of
-    /// it at the traverse rate or at the key-point read rate.
+    /// it at the traverse rate or at the key-point read rate, and pays the
+    /// locate overhead (and the track change to another track); only a
+    /// move to the very same place is free, which the second line (through
+    /// 0 s, as steep as a float allows) keeps. Without the overhead in the
+    /// bound, SLTF on a million MLR1 requests looked at every request within
+    /// the overhead's worth of tape of the head at each step: 107 s.
     fn along_bound(&self) -> Option<AlongBound> {
-        Some(AlongBound::uniform(
-            0.0,
-            self.spec
-                .traverse_s
-                .min(self.track_read_s / self.spec.keypoint_read_factor),
-        ))
+        Some(AlongBound {
+            other_track_extra: self.spec.track_change_s,
+            near_per_along: Some(f64::MAX),
+            ..AlongBound::uniform(
+                self.spec.locate_overhead_s,
+                self.spec
+                    .traverse_s
+                    .min(self.track_read_s / self.spec.keypoint_read_factor),
+            )
+        })
     }
 }
 
