@@ -342,18 +342,21 @@ impl LtoModel {
         }
     }
 
-    /// A lower bound of [`LtoModel::locate_between`] by LPOS distance: the
-    /// tape moves at most at its locate speed (the ramp only slows it), or
-    /// reads on at the read speed; every other term is non-negative. A move
-    /// to another wrap cannot read on, so it pays the fixed overhead and the
-    /// wrap change at least.
+    /// A lower bound of [`LtoModel::locate_between`] by LPOS distance, the
+    /// lesser of two lines: a locate pays the fixed overhead and moves the
+    /// tape at most at its locate speed (on the ramp, a square root above
+    /// its chord, it is slower still); reading on moves it at the read
+    /// speed from 0 s. Every other term is non-negative. A move to another
+    /// wrap cannot read on, so it pays the wrap change on top of the first
+    /// line. (One line through 0 s at the slower speed, with the overhead
+    /// in the wrap extra instead, gave the same schedules: SLTF on a
+    /// million LTO-10 requests took 50.0 s of CPU, with the two lines 47.9
+    /// s; `benchmarks/RESULTS.md`.)
     pub fn along_bound(&self) -> super::AlongBound {
         super::AlongBound {
-            other_track_extra: self.spec.overhead_s + self.spec.wrap_change_s,
-            ..super::AlongBound::uniform(
-                0.0,
-                self.spec.lpos_m * self.kin.per_m.min(self.kin.read_per_m),
-            )
+            other_track_extra: self.spec.wrap_change_s,
+            near_per_along: Some(self.spec.lpos_m * self.kin.read_per_m),
+            ..super::AlongBound::uniform(self.spec.overhead_s, self.spec.lpos_m * self.kin.per_m)
         }
     }
 

@@ -5,7 +5,7 @@
 use proptest::test_runner::{Config as ProptestConfig, RngSeed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::model::{Block, Extent, SerpentineModel, SerpentineSpec};
+use seekplan_core::model::{Block, CostModel, Extent, SerpentineModel, SerpentineSpec};
 use seekplan_core::order::Problem;
 use seekplan_core::{Moves, Schedule};
 
@@ -97,4 +97,36 @@ pub fn seeded(cases: u32) -> ProptestConfig {
         config.rng_seed = RngSeed::Fixed(16);
     }
     config
+}
+
+/// Times 200 moves on `model` (half of them short) from cached positions
+/// and checks each against the model's bound by distance along the medium,
+/// its extra for leaving the track included: the first move timed below
+/// the bound, described, or None.
+pub fn below_the_bound(model: &dyn CostModel, rng: &mut ChaCha8Rng) -> Option<String> {
+    let costs = model.pos_costs().expect("positions");
+    let bound = costs.along_bound().expect("a bound");
+    let cap = model.capacity();
+    for _ in 0..200 {
+        let a = Block(rng.gen_range(0..cap));
+        let b = if rng.gen_bool(0.5) {
+            Block(rng.gen_range(0..cap))
+        } else {
+            Block(
+                (a.0 + rng.gen_range(0..400))
+                    .saturating_sub(200)
+                    .min(cap - 1),
+            )
+        };
+        let (pa, pb) = (model.pos(a).unwrap(), model.pos(b).unwrap());
+        let timed = costs.locate(pa, pb);
+        let mut least = bound.at((pa.along - pb.along).abs(), pa.side != pb.side);
+        if pa.track != pb.track {
+            least += bound.other_track_extra;
+        }
+        if least > timed {
+            return Some(format!("bound {least} above {timed} from {pa:?} to {pb:?}"));
+        }
+    }
+    None
 }
