@@ -84,6 +84,8 @@ def test_higher_rate_never_lowers_the_backlog():
             TINY.format(policy="rait", rate=3) + "scheduler: {algorithm: fifo}\n",
             'unknown scheduler "fifo"; choose one of paper',
         ),
+        # Found in the run, not by the checks: still named with the file.
+        (TINY.format(policy="rait", rate="1e-300"), "archive.yaml: invalid workload.duration_s"),
     ],
 )
 def test_bad_configs_exit_2_naming_the_field(cli, tmp_path, text, needle):

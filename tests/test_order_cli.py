@@ -76,6 +76,9 @@ def test_matrix_mode_returns_the_node_sequence(cli, tmp_path):
         ("id,block,size\n1,-5,10\n", "negative"),
         # A 5,000-digit "number" is named, not echoed whole.
         ("id,block,size\n1," + "9" * 5000 + ",10\n", "(5,002 characters) is not an integer"),
+        # Python's int() reads these; a site's export never means them.
+        ("id,block,size\n1,1_000,10\n", "'1_000' is not an integer"),
+        ("id,block,size\n1,\u0661\u0662,10\n", "is not an integer"),
     ],
 )
 def test_bad_requests_exit_2_with_a_clear_message(cli, tmp_path, content, needle):

@@ -153,6 +153,18 @@ def test_bad_configs_name_the_field(cli, tmp_path, yaml_text, field):
     assert field in r.output
 
 
+@pytest.mark.parametrize("key", ["files", "tapes"])
+def test_an_empty_workload_path_names_the_field(cli, tmp_path, key):
+    _write_campaign(tmp_path)
+    p = tmp_path / "bad.yaml"
+    paths = {"files": "files.csv", "tapes": "tapes.csv", key: " "}
+    files, tapes = paths["files"], paths["tapes"]
+    p.write_text(f"workload: {{kind: files, files: '{files}', tapes: '{tapes}'}}\n")
+    r = cli("simulate", "recall", p, "--out", tmp_path / "o")
+    assert r.exit_code == 2
+    assert f"workload.{key}: an empty path" in r.output
+
+
 def test_file_past_tape_end_is_an_error(tmp_path):
     files, tapes = _write_campaign(tmp_path, block=9_999)
     c = load_campaign(files, tapes)

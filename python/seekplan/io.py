@@ -9,6 +9,7 @@ import io
 import json
 import math
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -60,11 +61,20 @@ MAX_INT = 2**63 - 1
 BOM = "\ufeff"
 
 
+#: An integer cell: an optional sign and ASCII digits.
+INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
 def int_field(value: str, name: str, where: str, minimum: int = 0) -> int:
     """Cell `value` of column `name` as an integer from `minimum` to
     :data:`MAX_INT`; errors say `where` (file and line) and the column."""
+    text = value.strip()
+    # ASCII digits only: Python's int() also takes "1_000" and other
+    # scripts' digits, which no site's export means as a number.
     try:
-        number = int(value.strip())
+        if not INTEGER.fullmatch(text):
+            raise ValueError(text)
+        number = int(text)  # more than 4,300 digits: ValueError
     except ValueError:
         raise SeekplanError(f"{where}: column {name!r}: {quote(value)} is not an integer") from None
     if number < 0:

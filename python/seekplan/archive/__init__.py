@@ -18,4 +18,4 @@ def simulate(config: ArchiveConfig) -> dict[str, Any]:
     try:
         return json.loads(_core.archive_simulate(config.to_json()))
     except ValueError as e:
-        raise SeekplanError(str(e)) from None
+        raise SeekplanError(f"{config.origin}: {e}") from None

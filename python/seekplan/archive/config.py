@@ -21,6 +21,8 @@ class ArchiveConfig:
     """One archive simulation: the config with every default filled in by the core."""
 
     data: dict[str, Any]
+    #: Where the config came from (its file), named by errors found in a run.
+    origin: str = "config"
 
     @property
     def policy(self) -> str:
@@ -35,7 +37,7 @@ class ArchiveConfig:
 def parse_config(data: Any, origin: str = "config") -> ArchiveConfig:
     """A config checked by the core; errors name the field and the value."""
     data = _named_hardware(settings(data, origin), origin)
-    return ArchiveConfig(checked_by_core(_core.archive_config, data, origin))
+    return ArchiveConfig(checked_by_core(_core.archive_config, data, origin), origin)
 
 
 def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import checked_by_core, load_yaml, settings
+from seekplan.errors import SeekplanError
 from seekplan.hardware import named_recall_robot
 
 
@@ -49,6 +50,9 @@ def load_config(path: str | Path) -> RecallConfig:
     workload = data.get("workload") if isinstance(data, dict) else None
     if isinstance(workload, dict) and workload.get("kind") == "files":
         for key in ("files", "tapes"):
-            if isinstance(workload.get(key), str):
-                workload[key] = str(p.parent / workload[key])
+            value = workload.get(key)
+            if isinstance(value, str):
+                if not value.strip():
+                    raise SeekplanError(f"{p}: workload.{key}: an empty path (give a CSV file)")
+                workload[key] = str(p.parent / value)
     return parse_config(data, str(p))
