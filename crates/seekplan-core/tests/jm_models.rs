@@ -278,23 +278,7 @@ proptest! {
     fn cached_positions_time_moves_as_locate_and_obey_the_bound(seed in any::<u64>()) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for (name, model) in jm_models() {
-            let costs = model.pos_costs().expect("positions");
-            let bound = costs.along_bound().expect("a bound");
-            let cap = model.capacity();
-            for _ in 0..200 {
-                let a = Block(rng.gen_range(0..cap));
-                // Half the moves short (within a few hundred blocks).
-                let b = if rng.gen_bool(0.5) {
-                    Block(rng.gen_range(0..cap))
-                } else {
-                    Block((a.0 + rng.gen_range(0..400)).saturating_sub(200).min(cap - 1))
-                };
-                let (pa, pb) = (model.pos(a).unwrap(), model.pos(b).unwrap());
-                let timed = costs.locate(pa, pb);
-                prop_assert_eq!(timed.to_bits(), model.locate(a, b).to_bits(), "{} {:?} {:?}", name, a, b);
-                let least = bound.at((pa.along - pb.along).abs(), false);
-                prop_assert!(least <= timed, "{}: bound {} above {} from {:?} to {:?}", name, least, timed, a, b);
-            }
+            prop_assert_eq!(common::cached_move_failure(model.as_ref(), &mut rng), None, "{}", name);
         }
     }
 

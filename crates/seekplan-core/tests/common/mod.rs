@@ -99,11 +99,12 @@ pub fn seeded(cases: u32) -> ProptestConfig {
     config
 }
 
-/// Times 200 moves on `model` (half of them short) from cached positions
-/// and checks each against the model's bound by distance along the medium,
-/// its extra for leaving the track included: the first move timed below
-/// the bound, described, or None.
-pub fn below_the_bound(model: &dyn CostModel, rng: &mut ChaCha8Rng) -> Option<String> {
+/// Times 200 moves on `model` (half of them within a few hundred blocks)
+/// from cached positions and checks each: it is the model's own locate to
+/// the bit, and not below the model's bound by distance along the medium
+/// (what lets SLTF stop searching), its extra for leaving the track
+/// included. The first failure, described, or None.
+pub fn cached_move_failure(model: &dyn CostModel, rng: &mut ChaCha8Rng) -> Option<String> {
     let costs = model.pos_costs().expect("positions");
     let bound = costs.along_bound().expect("a bound");
     let cap = model.capacity();
@@ -120,6 +121,12 @@ pub fn below_the_bound(model: &dyn CostModel, rng: &mut ChaCha8Rng) -> Option<St
         };
         let (pa, pb) = (model.pos(a).unwrap(), model.pos(b).unwrap());
         let timed = costs.locate(pa, pb);
+        if timed.to_bits() != model.locate(a, b).to_bits() {
+            return Some(format!(
+                "{a:?} to {b:?}: {timed} from positions, {} by locate",
+                model.locate(a, b)
+            ));
+        }
         let mut least = bound.at((pa.along - pb.along).abs(), pa.side != pb.side);
         if pa.track != pb.track {
             least += bound.other_track_extra;
