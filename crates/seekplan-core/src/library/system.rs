@@ -22,6 +22,12 @@ use crate::Result;
 /// asks the memory for (a few cache lines of 40-byte stops).
 const PLAN_PREFETCH_AHEAD: usize = 8;
 
+/// How many stops past a tape's newest queued request a submission asks
+/// the memory for: with twelve tapes' queues growing at once (by-12-tapes)
+/// each push wrote to a line not yet in the cache; asking ahead took a
+/// queue-30,000 run from 12.0-12.6 ms to 10.6 ms (4 and 8 ahead alike).
+const FRESH_PREFETCH_AHEAD: usize = 4;
+
 /// A request the library finished reading.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Completion {
@@ -248,7 +254,12 @@ impl<'a> TapeSystem<'a> {
             Some(d) => {
                 cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
             }
-            None => q.fresh.push(stop),
+            None => {
+                q.fresh.push(stop);
+                if let Some(ahead) = q.fresh.spare_capacity_mut().get(FRESH_PREFETCH_AHEAD) {
+                    prefetch(ahead);
+                }
+            }
         }
         let wake = match q.holder {
             Some(d) => self.drives[d].phase == Phase::Idle,
