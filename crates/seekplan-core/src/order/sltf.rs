@@ -81,6 +81,9 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
         let mut left = live.before(split);
         let mut right = live.from(split);
         let mut best: Option<(f64, usize, usize)> = None;
+        // The last place timed and its move: requests at one place (many
+        // files in one block) cost the same, so the move is timed once.
+        let mut timed: Option<(Pos, f64)> = None;
         loop {
             let dl = left.map(|k| at - keys[k]);
             let dr = right.map(|k| keys[k] - at);
@@ -111,7 +114,14 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
             }
             if !skip {
                 let j = sorted[k];
-                let c = d.cost(head, j);
+                let c = match timed {
+                    Some((place, c)) if same_place(place, to[j]) => c,
+                    _ => {
+                        let c = d.cost(head, j);
+                        timed = Some((to[j], c));
+                        c
+                    }
+                };
                 if best.is_none_or(|(bc, bj, _)| (c, j) < (bc, bj)) {
                     best = Some((c, j, k));
                 }
@@ -128,6 +138,12 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
         head = j;
     }
     order
+}
+
+/// Whether two positions are the same place to the bit (so every move
+/// there from one head takes the same time).
+fn same_place(a: Pos, b: Pos) -> bool {
+    a.along.to_bits() == b.along.to_bits() && (a.track, a.zone, a.side) == (b.track, b.zone, b.side)
 }
 
 /// The live places of a sorted array: the nearest live one at or after,
