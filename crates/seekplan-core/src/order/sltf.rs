@@ -40,104 +40,249 @@ fn by_scan(d: &Dense) -> Vec<usize> {
 /// by increasing distance, and stops once the model's bound for every
 /// request further out exceeds the cheapest move found (`from`: the head
 /// after each node, `to`: each request's start).
+///
+/// When a move to another track costs a known extra and the requests lie
+/// on several tracks, each step walks the head's own track first (an index
+/// of each track's requests along the medium), then the other tracks with
+/// the extra added to their bound, which stops that walk at once whenever
+/// a move on the head's track is cheaper than leaving it. In one walk over
+/// every track, CTA's heuristic on 100,000 LTO-9 requests stepped over
+/// 6,951 requests a step (6,923 on other wraps) to time 88.
 fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Vec<usize> {
     let n = d.len();
-    let mut sorted: Vec<usize> = (0..n).collect();
-    sorted.sort_by(|&a, &b| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b)));
-    let keys: Vec<f64> = sorted.iter().map(|&j| to[j].along).collect();
-    let sides: Vec<u8> = sorted.iter().map(|&j| to[j].side).collect();
-    let tracks: Vec<u32> = sorted.iter().map(|&j| to[j].track).collect();
+    let mut along: Vec<usize> = (0..n).collect();
+    along.sort_by(|&a, &b| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b)));
+    let mut all = Places::new(to, along);
     // Sides ordered along the medium (LTO's halves of the tape) let the
     // bound tell moves within a side from moves between sides; otherwise
     // every move is bounded as if between sides.
-    let two_halves = sides.windows(2).all(|w| w[0] <= w[1]) && sides.last() <= Some(&1);
+    let two_halves = all.sides.windows(2).all(|w| w[0] <= w[1]) && all.sides.last() <= Some(&1);
     if !two_halves {
         bound.base = bound.base.min(bound.other_side_base);
     }
-    // First place of side 1 (the far half): the sides' boundary.
-    let boundary = sides.partition_point(|&s| s == 0);
-    let mut live = Live::new(n);
+    let tracks_apart = bound.other_track_extra > 0.0 && all.tracks.windows(2).any(|w| w[0] != w[1]);
+    let mut by_track = tracks_apart.then(|| {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            to[a]
+                .track
+                .cmp(&to[b].track)
+                .then(to[a].along.total_cmp(&to[b].along))
+                .then(a.cmp(&b))
+        });
+        Places::new(to, order)
+    });
     let mut order = Vec::with_capacity(n);
-    let mut head = d.depot();
+    let mut node = d.depot();
     for _ in 0..n {
-        let (at, head_side, head_track) = (from[head].along, from[head].side, from[head].track);
+        let head = Head {
+            node,
+            at: from[node].along,
+            side: from[node].side,
+            track: from[node].track,
+        };
+        let mut best: Option<(f64, usize)> = None;
+        let search = Search {
+            d,
+            to,
+            head: &head,
+            bound: &bound,
+            two_halves,
+        };
+        match by_track.as_mut() {
+            Some(own) => {
+                let lo = own.tracks.partition_point(|&t| t < head.track);
+                let hi = own.tracks.partition_point(|&t| t <= head.track);
+                search.walk(own, lo..hi, Among::HeadTrack, &mut best);
+                search.walk(&mut all, 0..n, Among::OtherTracks, &mut best);
+            }
+            None => search.walk(&mut all, 0..n, Among::All, &mut best),
+        }
+        let (_, j) = best.expect("a request remains");
+        all.remove(j);
+        if let Some(own) = by_track.as_mut() {
+            own.remove(j);
+        }
+        order.push(j);
+        node = j;
+    }
+    order
+}
+
+/// The requests' places in one order along the medium (all of them, or
+/// track by track), and which are still to be served.
+struct Places {
+    /// The request at each place.
+    request: Vec<usize>,
+    /// Each place's coordinate along the medium, side and track.
+    keys: Vec<f64>,
+    sides: Vec<u8>,
+    tracks: Vec<u32>,
+    live: Live,
+    /// Each request's place.
+    place_of: Vec<usize>,
+}
+
+impl Places {
+    /// The requests in `order`, each at the position `to` gives it.
+    fn new(to: &[Pos], order: Vec<usize>) -> Self {
+        let mut place_of = vec![0; to.len()];
+        for (k, &j) in order.iter().enumerate() {
+            place_of[j] = k;
+        }
+        Places {
+            keys: order.iter().map(|&j| to[j].along).collect(),
+            sides: order.iter().map(|&j| to[j].side).collect(),
+            tracks: order.iter().map(|&j| to[j].track).collect(),
+            live: Live::new(order.len()),
+            request: order,
+            place_of,
+        }
+    }
+
+    /// Request `j` was served.
+    fn remove(&mut self, j: usize) {
+        self.live.remove(self.place_of[j]);
+    }
+}
+
+/// Which requests a walk times.
+#[derive(Clone, Copy, PartialEq)]
+enum Among {
+    /// All, skipping those on other tracks whose bound plus the track
+    /// extra already exceeds the best move.
+    All,
+    /// The head's track (the walk's range holds no other).
+    HeadTrack,
+    /// Every other track: the head's was walked already.
+    OtherTracks,
+}
+
+/// Where the head is for one step.
+struct Head {
+    node: usize,
+    at: f64,
+    side: u8,
+    track: u32,
+}
+
+/// One step's search: the costs, positions, head and bound it walks with.
+struct Search<'a> {
+    d: &'a Dense<'a>,
+    to: &'a [Pos],
+    head: &'a Head,
+    bound: &'a AlongBound,
+    two_halves: bool,
+}
+
+impl Search<'_> {
+    /// Walks `places[range]` outwards from the head by increasing distance
+    /// and times requests until the bound (plus the track extra when
+    /// `among` is the other tracks) of every request further out exceeds
+    /// the cheapest move in `best` (cost, request; ties go to the lower
+    /// request), which it updates.
+    fn walk(
+        &self,
+        places: &mut Places,
+        range: std::ops::Range<usize>,
+        among: Among,
+        best: &mut Option<(f64, usize)>,
+    ) {
+        let (lo, hi) = (range.start, range.end);
+        if lo >= hi {
+            return;
+        }
+        let (head, bound) = (self.head, self.bound);
+        let Places {
+            request,
+            keys,
+            sides,
+            tracks,
+            live,
+            ..
+        } = places;
+        let extra = if among == Among::OtherTracks {
+            bound.other_track_extra
+        } else {
+            0.0
+        };
+        // First place of side 1 (the far half) in the range.
+        let boundary = lo + sides[lo..hi].partition_point(|&s| s == 0);
         // The bound of the request at place `k` (`delta` away), and where
         // on this side the other half of the tape begins with its bound:
         // a request beyond k can only beat this one's bound over there.
         let bounds = |k: usize, delta: f64, rightwards: bool| {
-            let own = bound.at(delta, two_halves && sides[k] != head_side);
-            let other = match (two_halves, head_side, rightwards) {
-                (true, 0, true) if boundary < n && k < boundary => {
-                    Some((boundary, bound.at(keys[boundary] - at, true)))
+            let own = bound.at(delta, self.two_halves && sides[k] != head.side) + extra;
+            let other = match (self.two_halves, head.side, rightwards) {
+                (true, 0, true) if boundary < hi && k < boundary => {
+                    Some((boundary, bound.at(keys[boundary] - head.at, true) + extra))
                 }
-                (true, 1, false) if boundary > 0 && k >= boundary => {
-                    Some((boundary - 1, bound.at(at - keys[boundary - 1], true)))
-                }
+                (true, 1, false) if boundary > lo && k >= boundary => Some((
+                    boundary - 1,
+                    bound.at(head.at - keys[boundary - 1], true) + extra,
+                )),
                 _ => None,
             };
             (own, other)
         };
-        let split = keys.partition_point(|&k| k < at);
-        let mut left = live.before(split);
-        let mut right = live.from(split);
-        let mut best: Option<(f64, usize, usize)> = None;
+        let inside = |k: Option<usize>| k.filter(|&k| k >= lo && k < hi);
+        let split = lo + keys[lo..hi].partition_point(|&k| k < head.at);
+        let mut left = inside(live.before(split));
+        let mut right = inside(live.from(split));
         // The last place timed and its move: requests at one place (many
         // files in one block) cost the same, so the move is timed once.
         let mut timed: Option<(Pos, f64)> = None;
         loop {
-            let dl = left.map(|k| at - keys[k]);
-            let dr = right.map(|k| keys[k] - at);
+            let dl = left.map(|k| head.at - keys[k]);
+            let dr = right.map(|k| keys[k] - head.at);
             let (k, delta, go_left) = match (dl, dr) {
                 (Some(l), Some(r)) if l <= r => (left.unwrap(), l, true),
                 (_, Some(r)) => (right.unwrap(), r, false),
                 (Some(l), None) => (left.unwrap(), l, true),
                 (None, None) => break,
             };
-            let mut skip = false;
-            if let Some((c, _, _)) = best {
+            let mut skip = among == Among::OtherTracks && tracks[k] == head.track;
+            if let Some((c, _)) = *best {
                 let (own, other) = bounds(k, delta, !go_left);
                 if own > c {
                     // Nothing more on this half of this side can win: jump
                     // to the other half if it might, else close the side.
                     let jump = other.filter(|&(_, b)| b <= c).map(|(place, _)| place);
                     if go_left {
-                        left = jump.and_then(|p| live.before(p + 1));
+                        left = jump.and_then(|p| inside(live.before(p + 1)));
                     } else {
-                        right = jump.and_then(|p| live.from(p));
+                        right = jump.and_then(|p| inside(live.from(p)));
                     }
                     continue;
                 }
                 // This one alone cannot win if leaving the track costs it
                 // more (the search goes on past it: the bound of those
                 // further out does not know their tracks).
-                skip = tracks[k] != head_track && own + bound.other_track_extra > c;
+                skip |= among == Among::All
+                    && tracks[k] != head.track
+                    && own + bound.other_track_extra > c;
             }
             if !skip {
-                let j = sorted[k];
+                let j = request[k];
                 let c = match timed {
-                    Some((place, c)) if same_place(place, to[j]) => c,
+                    Some((place, c)) if same_place(place, self.to[j]) => c,
                     _ => {
-                        let c = d.cost(head, j);
-                        timed = Some((to[j], c));
+                        let c = self.d.cost(head.node, j);
+                        timed = Some((self.to[j], c));
                         c
                     }
                 };
-                if best.is_none_or(|(bc, bj, _)| (c, j) < (bc, bj)) {
-                    best = Some((c, j, k));
+                if best.is_none_or(|(bc, bj)| (c, j) < (bc, bj)) {
+                    *best = Some((c, j));
                 }
             }
             if go_left {
-                left = live.before(k);
+                left = inside(live.before(k));
             } else {
-                right = live.from(k + 1);
+                right = inside(live.from(k + 1));
             }
         }
-        let (_, j, k) = best.expect("a request remains");
-        live.remove(k);
-        order.push(j);
-        head = j;
     }
-    order
 }
 
 /// Whether two positions are the same place to the bit (so every move
