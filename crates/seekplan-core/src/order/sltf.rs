@@ -50,8 +50,10 @@ fn by_scan(d: &Dense) -> Vec<usize> {
 /// 6,951 requests a step (6,923 on other wraps) to time 88.
 fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Vec<usize> {
     let n = d.len();
+    // Along the medium, ties to the lower request.
+    let by_along = |&a: &usize, &b: &usize| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b));
     let mut along: Vec<usize> = (0..n).collect();
-    along.sort_by(|&a, &b| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b)));
+    along.sort_by(by_along);
     let mut all = Places::new(to, along);
     // Sides ordered along the medium (LTO's halves of the tape) let the
     // bound tell moves within a side from moves between sides; otherwise
@@ -63,36 +65,27 @@ fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Ve
     let tracks_apart = bound.other_track_extra > 0.0 && all.tracks.windows(2).any(|w| w[0] != w[1]);
     let mut by_track = tracks_apart.then(|| {
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            to[a]
-                .track
-                .cmp(&to[b].track)
-                .then(to[a].along.total_cmp(&to[b].along))
-                .then(a.cmp(&b))
-        });
+        order.sort_by(|a, b| to[*a].track.cmp(&to[*b].track).then(by_along(a, b)));
         Places::new(to, order)
     });
     let mut order = Vec::with_capacity(n);
     let mut node = d.depot();
     for _ in 0..n {
-        let head = Head {
+        let search = Search {
+            d,
+            to,
+            bound: &bound,
+            two_halves,
             node,
             at: from[node].along,
             side: from[node].side,
             track: from[node].track,
         };
         let mut best: Option<(f64, usize)> = None;
-        let search = Search {
-            d,
-            to,
-            head: &head,
-            bound: &bound,
-            two_halves,
-        };
         match by_track.as_mut() {
             Some(own) => {
-                let lo = own.tracks.partition_point(|&t| t < head.track);
-                let hi = own.tracks.partition_point(|&t| t <= head.track);
+                let lo = own.tracks.partition_point(|&t| t < search.track);
+                let hi = own.tracks.partition_point(|&t| t <= search.track);
                 search.walk(own, lo..hi, Among::HeadTrack, &mut best);
                 search.walk(&mut all, 0..n, Among::OtherTracks, &mut best);
             }
@@ -158,21 +151,18 @@ enum Among {
     OtherTracks,
 }
 
-/// Where the head is for one step.
-struct Head {
+/// One step's search: the costs, positions and bound it walks with, and
+/// where the head is (after node `node`: at `at` along the medium, on
+/// `side` and `track`).
+struct Search<'a> {
+    d: &'a Dense<'a>,
+    to: &'a [Pos],
+    bound: &'a AlongBound,
+    two_halves: bool,
     node: usize,
     at: f64,
     side: u8,
     track: u32,
-}
-
-/// One step's search: the costs, positions, head and bound it walks with.
-struct Search<'a> {
-    d: &'a Dense<'a>,
-    to: &'a [Pos],
-    head: &'a Head,
-    bound: &'a AlongBound,
-    two_halves: bool,
 }
 
 impl Search<'_> {
@@ -192,7 +182,7 @@ impl Search<'_> {
         if lo >= hi {
             return;
         }
-        let (head, bound) = (self.head, self.bound);
+        let bound = self.bound;
         let Places {
             request,
             keys,
@@ -212,36 +202,36 @@ impl Search<'_> {
         // on this side the other half of the tape begins with its bound:
         // a request beyond k can only beat this one's bound over there.
         let bounds = |k: usize, delta: f64, rightwards: bool| {
-            let own = bound.at(delta, self.two_halves && sides[k] != head.side) + extra;
-            let other = match (self.two_halves, head.side, rightwards) {
+            let own = bound.at(delta, self.two_halves && sides[k] != self.side) + extra;
+            let other = match (self.two_halves, self.side, rightwards) {
                 (true, 0, true) if boundary < hi && k < boundary => {
-                    Some((boundary, bound.at(keys[boundary] - head.at, true) + extra))
+                    Some((boundary, bound.at(keys[boundary] - self.at, true) + extra))
                 }
                 (true, 1, false) if boundary > lo && k >= boundary => Some((
                     boundary - 1,
-                    bound.at(head.at - keys[boundary - 1], true) + extra,
+                    bound.at(self.at - keys[boundary - 1], true) + extra,
                 )),
                 _ => None,
             };
             (own, other)
         };
         let inside = |k: Option<usize>| k.filter(|&k| k >= lo && k < hi);
-        let split = lo + keys[lo..hi].partition_point(|&k| k < head.at);
+        let split = lo + keys[lo..hi].partition_point(|&k| k < self.at);
         let mut left = inside(live.before(split));
         let mut right = inside(live.from(split));
         // The last place timed and its move: requests at one place (many
         // files in one block) cost the same, so the move is timed once.
         let mut timed: Option<(Pos, f64)> = None;
         loop {
-            let dl = left.map(|k| head.at - keys[k]);
-            let dr = right.map(|k| keys[k] - head.at);
+            let dl = left.map(|k| self.at - keys[k]);
+            let dr = right.map(|k| keys[k] - self.at);
             let (k, delta, go_left) = match (dl, dr) {
                 (Some(l), Some(r)) if l <= r => (left.unwrap(), l, true),
                 (_, Some(r)) => (right.unwrap(), r, false),
                 (Some(l), None) => (left.unwrap(), l, true),
                 (None, None) => break,
             };
-            let mut skip = among == Among::OtherTracks && tracks[k] == head.track;
+            let mut skip = among == Among::OtherTracks && tracks[k] == self.track;
             if let Some((c, _)) = *best {
                 let (own, other) = bounds(k, delta, !go_left);
                 if own > c {
@@ -259,7 +249,7 @@ impl Search<'_> {
                 // more (the search goes on past it: the bound of those
                 // further out does not know their tracks).
                 skip |= among == Among::All
-                    && tracks[k] != head.track
+                    && tracks[k] != self.track
                     && own + bound.other_track_extra > c;
             }
             if !skip {
@@ -267,7 +257,7 @@ impl Search<'_> {
                 let c = match timed {
                     Some((place, c)) if same_place(place, self.to[j]) => c,
                     _ => {
-                        let c = self.d.cost(head.node, j);
+                        let c = self.d.cost(self.node, j);
                         timed = Some((self.to[j], c));
                         c
                     }
