@@ -79,6 +79,8 @@ def test_order_with_an_end_of_wrap_list_uses_it(cli, tmp_path: Path) -> None:
         ("last_block\n10\n10\n", "line 3: column 'last_block': 10 is not after"),
         ("last_block\n-4\n", "line 2: column 'last_block': -4 is negative"),
         ("last_block\n", "no wraps listed"),
+        # A second field was dropped without a word before.
+        ("last_block\n10\n20,30\n", "line 3: wrong number of fields"),
         # Past the core's 64-bit blocks: an OverflowError traceback before.
         (f"last_block\n{2**70}\n", "line 2: column 'last_block': 1180591620717411303424 is larger"),
     ],

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from seekplan.catalog import drive_entry
 from seekplan.errors import SeekplanError
-from seekplan.io import check_header, int_field, read_lines, strip_bom
+from seekplan.io import check_header, csv_rows, int_field, read_lines, strip_bom
 
 
 def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
@@ -18,9 +18,8 @@ def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
         reader = csv.DictReader(strip_bom(lines))
         check_header(reader.fieldnames or [], ("last_block",), origin)
         blocks: list[int] = []
-        for row in reader:
-            where = f"{origin} line {reader.line_num}"
-            block = int_field(row.get("last_block") or "", "last_block", where)
+        for where, row in csv_rows(reader, origin):
+            block = int_field(row["last_block"], "last_block", where)
             if blocks and block <= blocks[-1]:
                 raise SeekplanError(
                     f"{where}: column 'last_block': {block} is not after the previous "
