@@ -12,7 +12,8 @@
 use std::sync::Mutex;
 
 /// Buffers a run leaves behind, emptied but with their room: the tapes'
-/// queue buffers (any order; a run clears each before use), the tape
+/// queue buffers (stacked by the tape system for its next run; a run
+/// clears each before use), the tape
 /// system's sort keys, the staging times and the requester's ranks.
 pub(crate) struct RunRoom<S> {
     /// Per-tape buffers of queued reads.
