@@ -2,7 +2,7 @@
 //! service (`seekplan serve`), with the checks a simulation's campaign gets
 //! once up front made per request.
 
-use super::{Pending, Strategy, Tapes};
+use super::{Pending, Queue, Strategy, Tapes};
 use crate::library::{Request, TapeSpec};
 use crate::sim::Time;
 use crate::{Error, Result};
@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 /// One of the recall strategies holding requests as they arrive and
 /// releasing them in the order it chooses; the same code the simulations run.
 pub struct LiveRequester {
-    pending: Box<dyn Pending + Send>,
+    pending: Queue<'static>,
     tapes: usize,
     now: Time,
 }

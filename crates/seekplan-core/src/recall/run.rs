@@ -2,6 +2,7 @@
 //! library's, then the run's own events).
 
 use super::metrics::time_bits;
+use super::strategy::QueueJob;
 use super::{Metrics, Pending, Series, Strategy, Tapes};
 use crate::library::{Campaign, LibrarySpec, TapeSystem};
 use crate::sim::SlotCalendar;
@@ -52,10 +53,10 @@ impl Ev {
     const ALL: [Ev; 3] = [Ev::Arrivals, Ev::Tick, Ev::Sample];
 }
 
-struct Recall<'a> {
+struct Recall<'a, P> {
     campaign: &'a Campaign,
     next_arrival: usize,
-    requester: Box<dyn Pending + Send + 'a>,
+    requester: P,
     library: TapeSystem<'a>,
     tick_pending: bool,
     sample_s: f64,
@@ -70,7 +71,7 @@ struct Recall<'a> {
     series: Series,
 }
 
-impl Recall<'_> {
+impl<P: Pending> Recall<'_, P> {
     /// The calendar slot of the run's event `ev`.
     fn slot(&self, ev: Ev) -> usize {
         self.library.slots() + ev as usize
@@ -148,6 +149,36 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     if !(spec.sample_s.is_finite() && spec.sample_s > 0.0) {
         return Err(Error::invalid("sample_s", "must be positive"));
     }
+    let tapes = Tapes {
+        specs: campaign.tapes(),
+        campaign: Some(campaign),
+    };
+    spec.strategy
+        .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed))
+        .hand_to(Run { spec, campaign })
+}
+
+/// A recall run, given its requester's queue as the queue's own type.
+struct Run<'a> {
+    spec: &'a RecallSpec,
+    campaign: &'a Campaign,
+}
+
+impl<'a> QueueJob<'a> for Run<'a> {
+    type Output = Result<RecallOutcome>;
+
+    fn run<P: Pending + Send + 'a>(self, requester: P) -> Result<RecallOutcome> {
+        run(self.spec, self.campaign, requester)
+    }
+}
+
+/// The events of a run up to its horizon, with `requester` in front of the
+/// library.
+fn run<P: Pending>(
+    spec: &RecallSpec,
+    campaign: &Campaign,
+    mut requester: P,
+) -> Result<RecallOutcome> {
     let mut room = campaign.take_room();
     let library = TapeSystem::new(&spec.library, campaign, &mut room)?;
     // Room for every file: the vector never moves (untouched room costs no
@@ -155,13 +186,6 @@ pub fn simulate(spec: &RecallSpec, campaign: &Campaign) -> Result<RecallOutcome>
     let mut staging_bits = std::mem::take(&mut room.times);
     staging_bits.clear();
     staging_bits.reserve(campaign.files().len());
-    let tapes = Tapes {
-        specs: campaign.tapes(),
-        campaign: Some(campaign),
-    };
-    let mut requester = spec
-        .strategy
-        .build(&tapes, ChaCha8Rng::seed_from_u64(spec.seed));
     requester.reuse_ranks(std::mem::take(&mut room.ranks));
     let mut model = Recall {
         campaign,

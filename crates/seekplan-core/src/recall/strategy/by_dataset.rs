@@ -1,7 +1,7 @@
 //! `by-dataset`: requests in arrival order (the datasets in the order the
 //! experiment requested them).
 
-use super::{Pending, StrategyConfig, Tapes};
+use super::{Pending, Queue, StrategyConfig, Tapes};
 use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
@@ -21,19 +21,19 @@ impl StrategyConfig for ByDataset {
         Ok(())
     }
 
-    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Queue<'a> {
         match tapes.campaign {
-            Some(campaign) => Box::new(InArrivalOrder {
+            Some(campaign) => Queue::InArrivalOrder(InArrivalOrder {
                 campaign,
                 next: 0..0,
             }),
-            None => Box::new(Fifo(VecDeque::new())),
+            None => Queue::Fifo(Fifo(VecDeque::new())),
         }
     }
 }
 
 /// Requests handed in one by one, passed on in that order.
-struct Fifo(VecDeque<Request>);
+pub struct Fifo(VecDeque<Request>);
 
 impl Pending for Fifo {
     fn arrive(&mut self, request: Request, _: bool, _: Time) {
@@ -51,7 +51,7 @@ impl Pending for Fifo {
 
 /// A campaign's requests in arrival order: those arrived and not passed on
 /// are the ranks `next`.
-struct InArrivalOrder<'a> {
+pub struct InArrivalOrder<'a> {
     campaign: &'a Campaign,
     next: Range<usize>,
 }

@@ -3,7 +3,7 @@
 //! first (the paper's 2T and 12T, §4.2).
 
 use super::clusters::{Clusters, TapePending};
-use super::{Pending, StrategyConfig, Tapes};
+use super::{Pending, Queue, StrategyConfig, Tapes};
 use crate::library::{Campaign, Request};
 use crate::sim::Time;
 use crate::{Error, Result};
@@ -29,8 +29,8 @@ impl StrategyConfig for ByTapes {
         Ok(())
     }
 
-    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
-        Box::new(ByTapesPending {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Queue<'a> {
+        Queue::ByTapes(ByTapesPending {
             clusters: Clusters::new(tapes, self.tapes, true),
             first_seen: VecDeque::new(),
             listed: vec![false; tapes.specs.len()],
@@ -38,7 +38,8 @@ impl StrategyConfig for ByTapes {
     }
 }
 
-struct ByTapesPending<'a> {
+/// Requests pending per tape, passed on from a few tapes at a time.
+pub struct ByTapesPending<'a> {
     clusters: Clusters<'a>,
     /// Tapes in the order their oldest pending request arrived (may hold
     /// stale entries; checked on use).

@@ -2,7 +2,7 @@
 //! defaults of its `srmmanager.boclustering.*` properties.
 
 use super::clusters::{Clusters, TapePending};
-use super::{Pending, StrategyConfig, Tapes};
+use super::{Pending, Queue, StrategyConfig, Tapes};
 use crate::library::Request;
 use crate::sim::Time;
 use crate::{Error, Result};
@@ -89,10 +89,10 @@ impl StrategyConfig for DcacheRules {
         Some(self.check_interval_s)
     }
 
-    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, _: ChaCha8Rng) -> Queue<'a> {
         // Untaped requests leave gaps in a tape's run of the campaign: the
         // rules keep their own copies.
-        Box::new(DcachePending {
+        Queue::Dcache(DcachePending {
             rules: self.clone(),
             clusters: Clusters::new(tapes, self.max_active_tapes, false),
             untaped: VecDeque::new(),
@@ -100,7 +100,8 @@ impl StrategyConfig for DcacheRules {
     }
 }
 
-struct DcachePending<'a> {
+/// Requests pending under dCache's rules.
+pub struct DcachePending<'a> {
     rules: DcacheRules,
     clusters: Clusters<'a>,
     /// Requests without tape information, with their arrival times.

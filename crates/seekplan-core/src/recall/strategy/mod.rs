@@ -5,7 +5,7 @@
 //! [`StrategyConfig::validate`]) that builds a [`Pending`] queue. The
 //! [`strategies!`] list below is the registry: adding a strategy is its file
 //! plus one line there (the variant's YAML name is the kebab-case of its
-//! variant name).
+//! variant name), and a line in [`queues!`] for each queue type it builds.
 
 mod by_dataset;
 mod by_tapes;
@@ -13,10 +13,10 @@ mod clusters;
 mod dcache;
 mod random;
 
-pub use by_dataset::ByDataset;
-pub use by_tapes::ByTapes;
-pub use dcache::DcacheRules;
-pub use random::Random;
+pub use by_dataset::{ByDataset, Fifo, InArrivalOrder};
+pub use by_tapes::{ByTapes, ByTapesPending};
+pub use dcache::{DcachePending, DcacheRules};
+pub use random::{Draw, Random, RandomRanks};
 
 use crate::library::{Campaign, Request, TapeSpec};
 use crate::sim::Time;
@@ -76,7 +76,7 @@ pub trait StrategyConfig {
     /// Checks the knobs; errors name the field as users write it.
     fn validate(&self) -> Result<()>;
     /// An empty pending queue for requests on `tapes`, drawing from `rng`.
-    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Box<dyn Pending + Send + 'a>;
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Queue<'a>;
     /// Seconds between the strategy's own wake-ups while requests wait, for
     /// strategies with time-based rules (a run's cost grows with their number).
     fn wake_interval_s(&self) -> Option<f64> {
@@ -127,13 +127,89 @@ impl Strategy {
     }
 
     /// The strategy's empty pending queue for requests on `tapes`.
-    pub fn build<'a>(
-        &self,
-        tapes: &Tapes<'_, 'a>,
-        rng: ChaCha8Rng,
-    ) -> Box<dyn Pending + Send + 'a> {
+    pub fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Queue<'a> {
         self.config().build(tapes, rng)
     }
+}
+
+/// Work to do with a pending queue as its own type ([`Queue::hand_to`]).
+pub trait QueueJob<'a> {
+    /// What the work gives.
+    type Output;
+    /// Does the work with `queue`.
+    fn run<P: Pending + Send + 'a>(self, queue: P) -> Self::Output;
+}
+
+/// Declares [`Queue`]: one variant per pending-queue type.
+macro_rules! queues {
+    ($($(#[$doc:meta])* $variant:ident($queue:ty),)+) => {
+        /// A strategy's pending queue, of whichever type the strategy built.
+        /// A recall run is compiled once per type ([`Queue::hand_to`]), so
+        /// that it calls the queue's methods directly, inlined: through a
+        /// boxed trait object the by-tapes runs of Table 1 took 3-4.5 % more
+        /// CPU (benchmarks/RESULTS.md, 2026-11-27). Elsewhere the queue is a
+        /// [`Pending`] itself.
+        pub enum Queue<'a> {
+            $($(#[$doc])* $variant($queue),)+
+        }
+
+        impl<'a> Queue<'a> {
+            /// Does `job` with the queue as its own type.
+            pub fn hand_to<J: QueueJob<'a>>(self, job: J) -> J::Output {
+                match self {
+                    $(Queue::$variant(q) => job.run(q),)+
+                }
+            }
+        }
+
+        impl Pending for Queue<'_> {
+            fn arrive(&mut self, request: Request, tape_known: bool, now: Time) {
+                match self {
+                    $(Queue::$variant(q) => q.arrive(request, tape_known, now),)+
+                }
+            }
+            fn admit(&mut self, campaign: &Campaign, ranks: Range<usize>, now: Time) {
+                match self {
+                    $(Queue::$variant(q) => q.admit(campaign, ranks, now),)+
+                }
+            }
+            fn take(&mut self, now: Time) -> Option<Request> {
+                match self {
+                    $(Queue::$variant(q) => q.take(now),)+
+                }
+            }
+            fn next_wake(&self) -> Option<f64> {
+                match self {
+                    $(Queue::$variant(q) => q.next_wake(),)+
+                }
+            }
+            fn reuse_ranks(&mut self, room: Vec<u32>) {
+                match self {
+                    $(Queue::$variant(q) => q.reuse_ranks(room),)+
+                }
+            }
+            fn ranks_room(&mut self) -> Vec<u32> {
+                match self {
+                    $(Queue::$variant(q) => q.ranks_room(),)+
+                }
+            }
+        }
+    };
+}
+
+queues! {
+    /// `random`'s, for requests handed in one by one.
+    Draw(Draw<Request>),
+    /// `random`'s, for a campaign known up front.
+    RandomRanks(RandomRanks<'a>),
+    /// `by-dataset`'s, for requests handed in one by one.
+    Fifo(Fifo),
+    /// `by-dataset`'s, for a campaign known up front.
+    InArrivalOrder(InArrivalOrder<'a>),
+    /// `by-tapes`'.
+    ByTapes(ByTapesPending<'a>),
+    /// `dcache`'s.
+    Dcache(DcachePending<'a>),
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! `random`: a uniformly random waiting request (the paper's benchmark).
 
-use super::{Pending, StrategyConfig, Tapes};
+use super::{Pending, Queue, StrategyConfig, Tapes};
 use crate::library::{prefetch, Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
@@ -21,9 +21,9 @@ impl StrategyConfig for Random {
         Ok(())
     }
 
-    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Box<dyn Pending + Send + 'a> {
+    fn build<'a>(&self, tapes: &Tapes<'_, 'a>, rng: ChaCha8Rng) -> Queue<'a> {
         match tapes.campaign {
-            Some(campaign) => Box::new(RandomRanks {
+            Some(campaign) => Queue::RandomRanks(RandomRanks {
                 campaign,
                 waiting: Draw {
                     waiting: Vec::new(),
@@ -32,7 +32,7 @@ impl StrategyConfig for Random {
                 chosen: VecDeque::with_capacity(AHEAD),
                 drawn: VecDeque::with_capacity(AHEAD + 1),
             }),
-            None => Box::new(Draw {
+            None => Queue::Draw(Draw {
                 waiting: Vec::new(),
                 rng,
             }),
@@ -42,7 +42,7 @@ impl StrategyConfig for Random {
 
 /// Waiting items, drawn uniformly at random (a draw moves the last item
 /// into the drawn one's place).
-struct Draw<T> {
+pub struct Draw<T> {
     waiting: Vec<T>,
     rng: ChaCha8Rng,
 }
@@ -95,7 +95,7 @@ struct Ahead {
 /// the draws made ahead back (the generator goes back to where they
 /// started), so every draw is the one made on the queue as it is when the
 /// request is taken.
-struct RandomRanks<'a> {
+pub struct RandomRanks<'a> {
     campaign: &'a Campaign,
     waiting: Draw<u32>,
     /// Draws whose index is chosen but whose entry is still in the queue
