@@ -89,14 +89,20 @@ impl RecallCampaign {
 }
 
 /// Runs one recall campaign; `config` is a RecallConfig as JSON. Returns the
-/// outcome as JSON.
+/// outcome as Python objects (dicts, lists, numbers and None), built from
+/// the outcome directly: writing it as JSON and parsing that in Python was
+/// 0.2 ms a run, 2-4 % of a Table-1 run.
 #[pyfunction]
-fn simulate_recall(py: Python<'_>, config: &str, campaign: &RecallCampaign) -> PyResult<String> {
+fn simulate_recall<'py>(
+    py: Python<'py>,
+    config: &str,
+    campaign: &RecallCampaign,
+) -> PyResult<Bound<'py, PyAny>> {
     let cfg: RecallConfig = parse(config, "")?;
     let outcome = py
         .allow_threads(|| run(&cfg, &campaign.inner))
         .map_err(err)?;
-    serde_json::to_string(&outcome).map_err(|e| PyValueError::new_err(e.to_string()))
+    pythonize::pythonize(py, &outcome).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A live requester for a staging service: one of the recall simulator's

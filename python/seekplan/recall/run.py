@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,6 @@ def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str
     the core (e.g. a file past its tape's end) come back as SeekplanError."""
     c = campaign if campaign is not None else campaign_for(config)
     try:
-        out = _core.simulate_recall(config.to_json(), c.core)
+        return _core.simulate_recall(config.to_json(), c.core)
     except ValueError as e:
         raise SeekplanError(f"recall simulation: {e}") from None
-    return json.loads(out)

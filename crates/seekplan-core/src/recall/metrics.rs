@@ -10,12 +10,12 @@ pub struct Metrics {
     pub throughput_mb_s: f64,
     /// Mean minutes from entering the tape-system queue to being read.
     pub staging_min: f64,
-    /// Median staging minutes (nearest rank; NaN when nothing was staged).
-    pub staging_p50_min: f64,
+    /// Median staging minutes (nearest rank; None when nothing was staged).
+    pub staging_p50_min: Option<f64>,
     /// 90th percentile of the staging minutes.
-    pub staging_p90_min: f64,
+    pub staging_p90_min: Option<f64>,
     /// 99th percentile of the staging minutes.
-    pub staging_p99_min: f64,
+    pub staging_p99_min: Option<f64>,
     /// Number of mounts (including mounts still in a drive at the end).
     pub mounts: usize,
     /// Number of distinct tapes mounted.
@@ -79,9 +79,9 @@ impl Metrics {
         Metrics {
             throughput_mb_s: bytes_staged as f64 / 1e6 / duration_s,
             staging_min: mean(staging_sum_s, files_staged as usize) / 60.0,
-            staging_p50_min: p50 / 60.0,
-            staging_p90_min: p90 / 60.0,
-            staging_p99_min: p99 / 60.0,
+            staging_p50_min: p50.map(|s| s / 60.0),
+            staging_p90_min: p90.map(|s| s / 60.0),
+            staging_p99_min: p99.map(|s| s / 60.0),
             mounts: mounts.len(),
             distinct_mounts: tapes.len(),
             pct_recalled_per_mount: mean(pct, mounts.len()),
@@ -105,27 +105,27 @@ pub(crate) fn time_bits(t: f64) -> u64 {
 }
 
 /// The `q` quantile of `bits` ([`time_bits`]) by nearest rank (the smallest
-/// value with at least a share `q` of the values at or below it); NaN when
+/// value with at least a share `q` of the values at or below it); None when
 /// empty.
 #[cfg(test)]
-fn quantile(bits: &mut [u64], q: f64) -> f64 {
+fn quantile(bits: &mut [u64], q: f64) -> Option<f64> {
     quantiles(bits, [q])[0]
 }
 
 /// The quantiles `qs` (ascending) of `bits` as [`quantile`] gives them;
 /// each selection searches only the values above the previous one's rank.
-fn quantiles<const N: usize>(bits: &mut [u64], qs: [f64; N]) -> [f64; N] {
+fn quantiles<const N: usize>(bits: &mut [u64], qs: [f64; N]) -> [Option<f64>; N] {
     let n = bits.len();
     let mut from = 0;
     qs.map(|q| {
         if n == 0 {
-            return f64::NAN;
+            return None;
         }
         let rank = ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
         let rank = rank.max(from);
         let value = *bits[from..].select_nth_unstable(rank - from).1;
         from = rank;
-        f64::from_bits(value)
+        Some(f64::from_bits(value))
     })
 }
 
@@ -141,11 +141,11 @@ mod tests {
     #[test]
     fn quantiles_by_nearest_rank() {
         let mut v = bits((1..=10).rev().map(f64::from));
-        assert_eq!(quantile(&mut v, 0.5), 5.0);
-        assert_eq!(quantile(&mut v, 0.9), 9.0);
-        assert_eq!(quantile(&mut v, 0.99), 10.0);
-        assert_eq!(quantile(&mut bits([3.0]), 0.5), 3.0);
-        assert!(quantile(&mut [], 0.5).is_nan());
+        assert_eq!(quantile(&mut v, 0.5), Some(5.0));
+        assert_eq!(quantile(&mut v, 0.9), Some(9.0));
+        assert_eq!(quantile(&mut v, 0.99), Some(10.0));
+        assert_eq!(quantile(&mut bits([3.0]), 0.5), Some(3.0));
+        assert_eq!(quantile(&mut [], 0.5), None);
     }
 
     #[test]
