@@ -84,6 +84,7 @@ impl SlotCalendar {
     }
 
     /// Replays the path of the slot popped last, unless that was done.
+    #[inline]
     fn settle(&mut self) {
         if let Some(slot) = self.stale.take() {
             self.replay(slot, EMPTY);
@@ -136,6 +137,7 @@ impl SlotCalendar {
     }
 
     /// The current simulated time (the time of the last event popped).
+    #[inline]
     pub fn now(&self) -> Time {
         self.now
     }
@@ -143,6 +145,7 @@ impl SlotCalendar {
     /// Schedules slot `slot`'s event `delay` seconds from now. A negative
     /// or non-finite delay, or a slot already pending, is a bug in the model
     /// and panics.
+    #[inline]
     pub fn schedule(&mut self, slot: usize, delay: Time) {
         assert!(
             delay.is_finite() && delay >= 0.0,
@@ -153,6 +156,7 @@ impl SlotCalendar {
 
     /// Schedules slot `slot`'s event at absolute time `time` (not earlier
     /// than now).
+    #[inline]
     pub fn schedule_at(&mut self, slot: usize, time: Time) {
         assert!(
             time.is_finite() && time >= self.now,
@@ -162,6 +166,7 @@ impl SlotCalendar {
         self.push(slot, time);
     }
 
+    #[inline]
     fn push(&mut self, slot: usize, time: Time) {
         assert!(
             self.key[self.leaves + slot] == EMPTY,
@@ -178,6 +183,7 @@ impl SlotCalendar {
     }
 
     /// The next event: its time and slot, if any is pending.
+    #[inline]
     pub fn peek(&mut self) -> Option<(Time, usize)> {
         self.settle();
         let (key, slot) = (self.key[1], self.slot[1] as usize);
@@ -186,6 +192,7 @@ impl SlotCalendar {
 
     /// Removes the next event, advances the clock to its time and returns
     /// its time and slot.
+    #[inline]
     pub fn pop(&mut self) -> Option<(Time, usize)> {
         let (time, slot) = self.peek()?;
         self.key[self.leaves + slot] = EMPTY;
