@@ -1,6 +1,6 @@
 //! Bindings of the recall simulator: the user's config as JSON and the
 //! campaign as a core handle built once from numpy columns in, the outcome as
-//! JSON out.
+//! Python dicts and lists out.
 
 use crate::{err, parse, parse_config};
 use numpy::{Element, PyReadonlyArray1};
