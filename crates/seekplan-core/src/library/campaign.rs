@@ -1,7 +1,6 @@
 //! What is recalled: files at positions on tapes.
 
 use super::room::{KeptRoom, RunRoom};
-use super::system::Stop;
 use super::LibrarySpec;
 use crate::model::LinearModel;
 use crate::{Error, Result};
@@ -75,7 +74,7 @@ pub struct Campaign {
     /// check reads every file; a sweep's runs share one block size).
     fits_in_blocks_of: OnceLock<u64>,
     /// The buffers of the last run over the campaign, for the next one.
-    room: KeptRoom<Stop>,
+    room: KeptRoom,
 }
 
 /// A campaign as parallel columns, borrowed from their owner (numpy arrays
@@ -203,12 +202,12 @@ impl Campaign {
 
     /// The buffers the last run over this campaign left (empty ones if
     /// none are kept); give them back with [`Campaign::keep_room`].
-    pub(crate) fn take_room(&self) -> RunRoom<Stop> {
+    pub(crate) fn take_room(&self) -> RunRoom {
         self.room.take()
     }
 
     /// Keeps a run's buffers for the next run over this campaign.
-    pub(crate) fn keep_room(&self, room: RunRoom<Stop>) {
+    pub(crate) fn keep_room(&self, room: RunRoom) {
         self.room.keep(room);
     }
 

@@ -9,15 +9,16 @@
 //! instead: they live as long as the campaign, and two runs at once over
 //! one campaign simply do not share them.
 
+use super::system::Stop;
 use std::sync::Mutex;
 
 /// Buffers a run leaves behind, emptied but with their room: the tapes'
 /// queue buffers (stacked by the tape system for its next run; a run
-/// clears each before use), the tape
-/// system's sort keys, the staging times and the requester's ranks.
-pub(crate) struct RunRoom<S> {
+/// clears each before use), the tape system's sort keys, the staging times and the requester's ranks.
+#[derive(Default)]
+pub(crate) struct RunRoom {
     /// Per-tape buffers of queued reads.
-    pub queues: Vec<Vec<S>>,
+    pub queues: Vec<Vec<Stop>>,
     /// Scratch keys for sorting a batch.
     pub keys: Vec<u128>,
     /// Staging times as bits.
@@ -26,25 +27,14 @@ pub(crate) struct RunRoom<S> {
     pub ranks: Vec<u32>,
 }
 
-impl<S> Default for RunRoom<S> {
-    fn default() -> Self {
-        RunRoom {
-            queues: Vec::new(),
-            keys: Vec::new(),
-            times: Vec::new(),
-            ranks: Vec::new(),
-        }
-    }
-}
-
 /// The room kept by a campaign: at most one [`RunRoom`], taken by a run at
 /// its start and given back at its end.
-pub(crate) struct KeptRoom<S>(Mutex<Option<RunRoom<S>>>);
+pub(crate) struct KeptRoom(Mutex<Option<RunRoom>>);
 
-impl<S> KeptRoom<S> {
+impl KeptRoom {
     /// The kept room, or an empty one if none is kept (or another run holds
     /// it).
-    pub fn take(&self) -> RunRoom<S> {
+    pub fn take(&self) -> RunRoom {
         match self.0.try_lock() {
             Ok(mut kept) => kept.take().unwrap_or_default(),
             Err(_) => RunRoom::default(),
@@ -52,27 +42,27 @@ impl<S> KeptRoom<S> {
     }
 
     /// Keeps `room` for the next run (its contents are cleared on use).
-    pub fn keep(&self, room: RunRoom<S>) {
+    pub fn keep(&self, room: RunRoom) {
         if let Ok(mut kept) = self.0.try_lock() {
             *kept = Some(room);
         }
     }
 }
 
-impl<S> Default for KeptRoom<S> {
+impl Default for KeptRoom {
     fn default() -> Self {
         KeptRoom(Mutex::new(None))
     }
 }
 
 /// A copy of a campaign starts with no room of its own.
-impl<S> Clone for KeptRoom<S> {
+impl Clone for KeptRoom {
     fn clone(&self) -> Self {
         KeptRoom::default()
     }
 }
 
-impl<S> std::fmt::Debug for KeptRoom<S> {
+impl std::fmt::Debug for KeptRoom {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("KeptRoom")
     }
@@ -84,7 +74,7 @@ mod tests {
 
     #[test]
     fn room_is_taken_once_and_kept_for_the_next_run() {
-        let kept = KeptRoom::<u32>::default();
+        let kept = KeptRoom::default();
         let mut room = kept.take();
         room.times.reserve(1000);
         kept.keep(room);

@@ -167,7 +167,7 @@ impl<'a> TapeSystem<'a> {
     pub(crate) fn new(
         spec: &'a LibrarySpec,
         campaign: &'a Campaign,
-        room: &mut RunRoom<Stop>,
+        room: &mut RunRoom,
     ) -> Result<Self> {
         let algo = spec.validate()?;
         let models = campaign.models(spec)?;
@@ -416,7 +416,7 @@ impl<'a> TapeSystem<'a> {
     /// tape got another tape's buffers in the next run, and growing them
     /// copied whole blocks: 28 instructions an event at queue 2,000
     /// (callgrind, by-12-tapes, 2026-11-27).
-    pub(crate) fn leave_room(self, room: &mut RunRoom<Stop>) {
+    pub(crate) fn leave_room(self, room: &mut RunRoom) {
         for q in self.tapes.into_iter().rev() {
             let (small, large) = if q.plan.capacity() > q.fresh.capacity() {
                 (q.fresh, q.plan)
