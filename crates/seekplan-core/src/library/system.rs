@@ -78,15 +78,25 @@ struct Drive {
     rate_for: (u64, f64),
 }
 
-/// A queued read: the file, the blocks it spans, its size and when it
-/// entered the queue (kept together so a read touches one record).
+/// A queued read: the file, its first block, its size and when it entered
+/// the queue (kept together so a read touches one record). Where it ends
+/// follows from its start and size ([`Stop::end`]): without the end a stop
+/// is 32 bytes, not 40, and the queues of a busy library move a fifth less
+/// memory.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Stop {
     file: u32,
     start: u64,
-    end: u64,
     size: u64,
     enqueued: Time,
+}
+
+impl Stop {
+    /// The block after the stop's last, on a tape of `block`-byte blocks
+    /// (where the tape models' `read` ends it).
+    fn end(&self, block: StrengthReducedU64) -> u64 {
+        self.start.saturating_add(blocks_of(self.size, block))
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -258,7 +268,8 @@ impl<'a> TapeSystem<'a> {
         self.in_queue += 1;
         match reading {
             Some(d) => {
-                cheapest_insertion(&mut q.plan, stop, self.drives[d].head, &self.models[t]);
+                let (head, model) = (self.drives[d].head, &self.models[t]);
+                cheapest_insertion(&mut q.plan, stop, head, model, self.block_divisor);
             }
             None => {
                 q.fresh.push(stop);
@@ -443,7 +454,7 @@ impl<'a> TapeSystem<'a> {
             }
             if let Some(stop) = self.next_request(t, self.drives[d].head)? {
                 let secs = self.read_seconds(d, t, stop);
-                self.drives[d].head = Block(stop.end);
+                self.drives[d].head = Block(stop.end(self.block_divisor));
                 self.step(d, Phase::Reading(stop), secs, cal);
                 return Ok(());
             }
@@ -531,16 +542,11 @@ impl<'a> TapeSystem<'a> {
         Ok(q.plan.pop())
     }
 
-    /// The read of request `f`, queued at `now`: it ends where the tape
-    /// models' `read` ends it (every tape has the library's blocks), the
-    /// blocks counted by the library's reduced divisor.
+    /// The read of request `f`, queued at `now`.
     fn stop(&self, f: Request, now: Time) -> Stop {
         Stop {
             file: f.file,
             start: f.block,
-            end: f
-                .block
-                .saturating_add(blocks_of(f.size, self.block_divisor)),
             size: f.size,
             enqueued: now,
         }
@@ -701,8 +707,15 @@ fn scan_linear(batch: &mut Vec<Stop>, head: Block, keys: &mut Vec<u128>, plan: &
 }
 
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where
-/// it adds the least locate time on `model`; ties go to the earlier read.
-fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &LinearModel) {
+/// it adds the least locate time on `model` (of `block`-byte blocks); ties
+/// go to the earlier read.
+fn cheapest_insertion(
+    plan: &mut Vec<Stop>,
+    stop: Stop,
+    head: Block,
+    model: &LinearModel,
+    block: StrengthReducedU64,
+) {
     let cost = |from: u64, to: u64| model.locate(Block(from), Block(to));
     let n = plan.len();
     // Visiting order: head, plan[n-1], ..., plan[0]. Inserting after the
@@ -712,7 +725,8 @@ fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &Lin
     for j in 0..=n {
         let delta = if j < n {
             let next = plan[n - 1 - j];
-            cost(prev_end, stop.start) + cost(stop.end, next.start) - cost(prev_end, next.start)
+            cost(prev_end, stop.start) + cost(stop.end(block), next.start)
+                - cost(prev_end, next.start)
         } else {
             cost(prev_end, stop.start)
         };
@@ -720,7 +734,7 @@ fn cheapest_insertion(plan: &mut Vec<Stop>, stop: Stop, head: Block, model: &Lin
             best = (delta, n - j);
         }
         if j < n {
-            prev_end = plan[n - 1 - j].end;
+            prev_end = plan[n - 1 - j].end(block);
         }
     }
     plan.insert(best.1, stop);
@@ -738,7 +752,7 @@ mod tests {
         let mut total = 0.0;
         for s in plan.iter().rev() {
             total += model.locate(Block(at), Block(s.start));
-            at = s.end;
+            at = s.end(StrengthReducedU64::new(1));
         }
         total
     }
@@ -762,7 +776,6 @@ mod tests {
                     Stop {
                         file: i,
                         start,
-                        end: start + 1,
                         size: 1,
                         enqueued: 0.0,
                     }
@@ -808,11 +821,11 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let stop = |rng: &mut ChaCha8Rng, file| {
             let start = rng.gen_range(0..9_990);
+            // Blocks of a byte: the stop spans `size` blocks.
             Stop {
                 file,
                 start,
-                end: start + rng.gen_range(1..10),
-                size: 1,
+                size: rng.gen_range(1..10),
                 enqueued: 0.0,
             }
         };
@@ -829,7 +842,7 @@ mod tests {
                 })
                 .fold(f64::INFINITY, f64::min);
             let mut p = plan.clone();
-            cheapest_insertion(&mut p, new, Block(head), &model);
+            cheapest_insertion(&mut p, new, Block(head), &model, StrengthReducedU64::new(1));
             assert_eq!(p.len(), n + 1);
             assert!((route(&p, head, &model) - best).abs() < 1e-9, "case {case}");
         }
