@@ -20,7 +20,7 @@ use crate::Result;
 use strength_reduce::StrengthReducedU64;
 
 /// How many stops before a batch's next read [`TapeSystem::next_request`]
-/// asks the memory for (a few cache lines of 40-byte stops).
+/// asks the memory for (a few cache lines of 32-byte stops).
 const PLAN_PREFETCH_AHEAD: usize = 8;
 
 /// How many stops past a tape's newest queued request a submission asks
@@ -671,7 +671,8 @@ fn extents(batch: &[Stop]) -> Vec<Extent> {
 /// batch; `keys` is scratch room.
 ///
 /// A batch in random order (the `random` strategy's) is sorted as packed
-/// 16-byte keys, a third of the instructions of sorting the 40-byte stops.
+/// 16-byte keys, a third of the instructions of sorting the stops (measured when they
+/// were 40 bytes).
 /// A batch that is nearly sorted already (the clustering strategies pass a
 /// tape's requests on in the campaign's order) is sorted in place as stops
 /// by a stable sort that finds its sorted runs, which the keys would lose;
