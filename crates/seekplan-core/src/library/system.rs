@@ -671,8 +671,8 @@ fn extents(batch: &[Stop]) -> Vec<Extent> {
 /// batch; `keys` is scratch room.
 ///
 /// A batch in random order (the `random` strategy's) is sorted as packed
-/// 16-byte keys, a third of the instructions of sorting the stops (measured when they
-/// were 40 bytes).
+/// 16-byte keys, a third of the instructions of sorting the stops (measured
+/// when they were 40 bytes).
 /// A batch that is nearly sorted already (the clustering strategies pass a
 /// tape's requests on in the campaign's order) is sorted in place as stops
 /// by a stable sort that finds its sorted runs, which the keys would lose;
