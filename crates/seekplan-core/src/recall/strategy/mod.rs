@@ -146,8 +146,8 @@ macro_rules! queues {
         /// A strategy's pending queue, of whichever type the strategy built.
         /// A recall run is compiled once per type ([`Queue::hand_to`]), so
         /// that it calls the queue's methods directly, inlined: through a
-        /// boxed trait object the by-tapes runs of Table 1 took 3-4.5 % more
-        /// CPU (benchmarks/RESULTS.md, 2026-11-27). Elsewhere the queue is a
+        /// boxed trait object the Table-1 runs took 3-8 % more CPU
+        /// (benchmarks/RESULTS.md, 2026-11-27). Elsewhere the queue is a
         /// [`Pending`] itself.
         pub enum Queue<'a> {
             $($(#[$doc])* $variant($queue),)+
