@@ -258,4 +258,25 @@ mod tests {
         c.schedule(0, 1.0);
         c.schedule(0, 2.0);
     }
+
+    #[test]
+    fn refuses_times_that_are_not_finite_or_in_the_past() {
+        for delay in [f64::NAN, f64::INFINITY, -1.0, -f64::MIN_POSITIVE] {
+            let refused = std::panic::catch_unwind(|| SlotCalendar::new(1).schedule(0, delay));
+            assert!(refused.is_err(), "delay {delay}");
+        }
+        for time in [f64::NAN, f64::INFINITY, 4.0] {
+            let refused = std::panic::catch_unwind(|| {
+                let mut c = SlotCalendar::new(2);
+                c.schedule(0, 5.0);
+                c.pop();
+                c.schedule_at(1, time);
+            });
+            assert!(refused.is_err(), "time {time}");
+        }
+        let mut c = SlotCalendar::new(2);
+        c.schedule(0, -0.0);
+        c.schedule_at(1, 0.0);
+        assert_eq!(c.pop(), Some((0.0, 0)));
+    }
 }
