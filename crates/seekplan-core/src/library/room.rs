@@ -14,7 +14,8 @@ use std::sync::Mutex;
 
 /// Buffers a run leaves behind, emptied but with their room: the tapes'
 /// queue buffers (stacked by the tape system for its next run; a run
-/// clears each before use), the tape system's sort keys, the staging times and the requester's ranks.
+/// clears each before use), the tape system's sort keys, the staging times
+/// and the requester's ranks.
 #[derive(Default)]
 pub(crate) struct RunRoom {
     /// Per-tape buffers of queued reads.
