@@ -13,11 +13,10 @@ use super::relevance::{self, Relevance};
 use super::{
     prefetch, ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request, RunRoom,
 };
-use crate::model::{Block, CostModel, Extent, LinearModel};
+use crate::model::{Block, BlockSize, CostModel, Extent, LinearModel};
 use crate::order::{order_tape, Algorithm};
 use crate::sim::{SlotCalendar, Time};
 use crate::Result;
-use strength_reduce::StrengthReducedU64;
 
 /// How many stops before a batch's next read [`TapeSystem::next_request`]
 /// asks the memory for: two cache lines of 32-byte stops (8 ahead, chosen
@@ -96,8 +95,8 @@ pub(crate) struct Stop {
 impl Stop {
     /// The block after the stop's last, on a tape of `block`-byte blocks
     /// (where the tape models' `read` ends it).
-    fn end(&self, block: StrengthReducedU64) -> u64 {
-        self.start.saturating_add(blocks_of(self.size, block))
+    fn end(&self, block: BlockSize) -> u64 {
+        self.start.saturating_add(block.blocks_of(self.size))
     }
 }
 
@@ -160,10 +159,8 @@ pub struct TapeSystem<'a> {
     /// Unheld tapes with queued requests by relevance (see
     /// [`TapeSystem::most_relevant_tape`]).
     relevance: Relevance,
-    /// The library's block size as a divisor that multiplies: a request's
-    /// blocks are counted on every submission, and a 64-bit division there
-    /// was a sixth of the submissions' time in perf samples.
-    block_divisor: StrengthReducedU64,
+    /// The library's block size, for a stop's end.
+    block_size: BlockSize,
     /// Scratch room of [`scan_linear`].
     scan_keys: Vec<u128>,
     /// Finished mounts, in the order they ended.
@@ -229,7 +226,7 @@ impl<'a> TapeSystem<'a> {
             free_drives: spec.hardware.drives,
             choosing: None,
             relevance: Relevance::new(campaign.tapes().len()),
-            block_divisor: StrengthReducedU64::new(spec.block_bytes),
+            block_size: BlockSize::new(spec.block_bytes),
             scan_keys,
             mounts: Vec::new(),
             busy_s: 0.0,
@@ -271,7 +268,7 @@ impl<'a> TapeSystem<'a> {
         match reading {
             Some(d) => {
                 let (head, model) = (self.drives[d].head, &self.models[t]);
-                cheapest_insertion(&mut q.plan, stop, head, model, self.block_divisor);
+                cheapest_insertion(&mut q.plan, stop, head, model, self.block_size);
             }
             None => {
                 q.fresh.push(stop);
@@ -456,7 +453,7 @@ impl<'a> TapeSystem<'a> {
             }
             if let Some(stop) = self.next_request(t, self.drives[d].head)? {
                 let secs = self.read_seconds(d, t, stop);
-                self.drives[d].head = Block(stop.end(self.block_divisor));
+                self.drives[d].head = Block(stop.end(self.block_size));
                 self.step(d, Phase::Reading(stop), secs, cal);
                 return Ok(());
             }
@@ -642,13 +639,6 @@ impl<'a> TapeSystem<'a> {
     }
 }
 
-/// Blocks of `block` bytes that `bytes` occupy (at least one), as
-/// [`CostModel::blocks_of`] counts them.
-fn blocks_of(bytes: u64, block: StrengthReducedU64) -> u64 {
-    let (whole, part) = StrengthReducedU64::div_rem(bytes, block);
-    (whole + u64::from(part != 0)).max(1)
-}
-
 /// A drive that is doing nothing and could take another tape.
 fn is_free(phase: Phase) -> bool {
     matches!(phase, Phase::Empty | Phase::Idle)
@@ -717,7 +707,7 @@ fn cheapest_insertion(
     stop: Stop,
     head: Block,
     model: &LinearModel,
-    block: StrengthReducedU64,
+    block: BlockSize,
 ) {
     let cost = |from: u64, to: u64| model.locate(Block(from), Block(to));
     let n = plan.len();
@@ -755,7 +745,7 @@ mod tests {
         let mut total = 0.0;
         for s in plan.iter().rev() {
             total += model.locate(Block(at), Block(s.start));
-            at = s.end(StrengthReducedU64::new(1));
+            at = s.end(BlockSize::new(1));
         }
         total
     }
@@ -796,29 +786,6 @@ mod tests {
     }
 
     #[test]
-    fn blocks_are_counted_as_the_models_count_them() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        for block in [1, 2, 3, 512, 1 << 20, 1_000_003, u64::MAX / 3, u64::MAX] {
-            let model = LinearModel::new(u64::MAX, block, 1.0, 1.0, 0.0).unwrap();
-            let divisor = StrengthReducedU64::new(block);
-            let near = [block - 1, block, block.saturating_add(1)];
-            let mut sizes = vec![0, 1, u64::MAX - 1, u64::MAX];
-            sizes.extend(near);
-            for _ in 0..200 {
-                sizes.push(rng.gen());
-                sizes.push(rng.gen_range(0..block.saturating_mul(4)));
-            }
-            for size in sizes {
-                assert_eq!(
-                    blocks_of(size, divisor),
-                    model.blocks_of(size),
-                    "{size} bytes in blocks of {block}"
-                );
-            }
-        }
-    }
-
-    #[test]
     fn cheapest_insertion_matches_brute_force() {
         let model = LinearModel::new(10_000, 1, 1.0, 100.0, 2.0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -845,7 +812,7 @@ mod tests {
                 })
                 .fold(f64::INFINITY, f64::min);
             let mut p = plan.clone();
-            cheapest_insertion(&mut p, new, Block(head), &model, StrengthReducedU64::new(1));
+            cheapest_insertion(&mut p, new, Block(head), &model, BlockSize::new(1));
             assert_eq!(p.len(), n + 1);
             assert!((route(&p, head, &model) - best).abs() < 1e-9, "case {case}");
         }

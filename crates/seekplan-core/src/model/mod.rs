@@ -1,6 +1,7 @@
 //! What a device costs. A scheduler asks a [`CostModel`]; it never computes a
 //! locate time itself.
 
+pub mod blocks;
 pub mod compression;
 pub mod cta;
 pub mod disk;
@@ -22,6 +23,7 @@ pub mod short_seek;
 /// asked for 32 GB and aborted the process.
 pub const MAX_TRACKS: u32 = 100_000;
 
+pub use blocks::BlockSize;
 pub use cta::{cta_cost, CtaModel};
 pub use four_region::{FourRegionModel, FourRegionSpec, TrackGrid};
 pub use geometry::{classify, Direction, Physical, SeekClass};
