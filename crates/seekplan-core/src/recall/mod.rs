@@ -13,6 +13,6 @@ pub use live::LiveRequester;
 pub use metrics::{Metrics, Series};
 pub use run::{simulate, RecallOutcome, RecallSpec};
 pub use strategy::{
-    ByDataset, ByTapes, ByTapesPending, DcachePending, DcacheRules, Draw, Fifo, InArrivalOrder,
-    Pending, Queue, QueueJob, Random, RandomRanks, Strategy, StrategyConfig, Tapes,
+    ByDataset, ByTapes, DcacheRules, Pending, Queue, QueueJob, Random, Strategy, StrategyConfig,
+    Tapes,
 };

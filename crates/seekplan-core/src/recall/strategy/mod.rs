@@ -13,10 +13,15 @@ mod clusters;
 mod dcache;
 mod random;
 
-pub use by_dataset::{ByDataset, Fifo, InArrivalOrder};
-pub use by_tapes::{ByTapes, ByTapesPending};
-pub use dcache::{DcachePending, DcacheRules};
-pub use random::{Draw, Random, RandomRanks};
+pub use by_dataset::ByDataset;
+pub use by_tapes::ByTapes;
+pub use dcache::DcacheRules;
+pub use random::Random;
+
+use by_dataset::{Fifo, InArrivalOrder};
+use by_tapes::ByTapesPending;
+use dcache::DcachePending;
+use random::{Draw, RandomRanks};
 
 use crate::library::{Campaign, Request, TapeSpec};
 use crate::sim::Time;
