@@ -42,6 +42,13 @@ impl Pos {
     pub fn block(self) -> Block {
         Block((u64::from(self.track) << 32) | u64::from(self.zone))
     }
+
+    /// Whether `other` is the same place to the bit (so every move there
+    /// from one head takes the same time).
+    pub fn same_place(self, other: Pos) -> bool {
+        self.along.to_bits() == other.along.to_bits()
+            && (self.track, self.zone, self.side) == (other.track, other.zone, other.side)
+    }
 }
 
 /// A lower bound on a model's locate time by longitudinal distance alone:

@@ -255,7 +255,7 @@ impl Search<'_> {
             if !skip {
                 let j = request[k];
                 let c = match timed {
-                    Some((place, c)) if same_place(place, self.to[j]) => c,
+                    Some((place, c)) if place.same_place(self.to[j]) => c,
                     _ => {
                         let c = self.d.cost(self.node, j);
                         timed = Some((self.to[j], c));
@@ -273,12 +273,6 @@ impl Search<'_> {
             }
         }
     }
-}
-
-/// Whether two positions are the same place to the bit (so every move
-/// there from one head takes the same time).
-fn same_place(a: Pos, b: Pos) -> bool {
-    a.along.to_bits() == b.along.to_bits() && (a.track, a.zone, a.side) == (b.track, b.zone, b.side)
 }
 
 /// The live places of a sorted array: the nearest live one at or after,
