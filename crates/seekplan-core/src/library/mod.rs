@@ -7,6 +7,7 @@ mod campaign;
 mod hardware;
 mod relevance;
 mod room;
+mod scan;
 mod spec;
 mod system;
 

@@ -10,6 +10,7 @@
 //! locate time, or wait for the next batch ([`Arrivals`]). How long a read
 //! takes is the [`ReadModel`]'s.
 use super::relevance::{self, Relevance};
+use super::scan::scan_linear;
 use super::{
     prefetch, ArmPool, Arrivals, Campaign, FifoArms, LibrarySpec, Move, ReadModel, Request, RunRoom,
 };
@@ -518,7 +519,13 @@ impl<'a> TapeSystem<'a> {
         let q = &mut self.tapes[t as usize];
         if q.plan.is_empty() && !q.fresh.is_empty() {
             if self.algo == Algorithm::Scan {
-                scan_linear(&mut q.fresh, head, &mut self.scan_keys, &mut q.plan);
+                scan_linear(
+                    &mut q.fresh,
+                    head.0,
+                    |s| s.start,
+                    &mut self.scan_keys,
+                    &mut q.plan,
+                );
             } else {
                 let batch = std::mem::take(&mut q.fresh);
                 let schedule = order_tape(
@@ -655,50 +662,6 @@ fn extents(batch: &[Stop]) -> Vec<Extent> {
         .collect()
 }
 
-/// SCAN on a linear tape ([`crate::order`]'s `scan` with a [`LinearModel`],
-/// whose position is the block): the empty `plan` becomes `batch`'s stops
-/// at or past the head in block order, then those behind it, ties in
-/// `batch`'s order, and all of it reversed (next read last); `batch` is left
-/// empty. Ordering a batch this way skips building an ordering problem per
-/// batch; `keys` is scratch room.
-///
-/// A batch in random order (the `random` strategy's) is sorted as packed
-/// 16-byte keys, a third of the instructions of sorting the stops (measured
-/// when they were 40 bytes).
-/// A batch that is nearly sorted already (the clustering strategies pass a
-/// tape's requests on in the campaign's order) is sorted in place as stops
-/// by a stable sort that finds its sorted runs, which the keys would lose;
-/// the two buffers then trade places, so both keep their room.
-fn scan_linear(batch: &mut Vec<Stop>, head: Block, keys: &mut Vec<u128>, plan: &mut Vec<Stop>) {
-    debug_assert!(plan.is_empty());
-    let key = |s: &Stop| (u64::from(s.start < head.0), s.start);
-    // Whether the batch is nearly sorted, from 32 adjacent pairs spread
-    // over it (either way the order is the same; only the work differs).
-    let pairs = batch.len().saturating_sub(1);
-    let step = pairs.div_ceil(32).max(1);
-    let descents = (0..pairs)
-        .step_by(step)
-        .filter(|&i| key(&batch[i + 1]) < key(&batch[i]))
-        .count();
-    if descents * 16 <= pairs.div_ceil(step) {
-        std::mem::swap(batch, plan);
-        plan.sort_by_key(key);
-        plan.reverse();
-        return;
-    }
-    // Behind the head, then the block, then the index in the batch (which
-    // keeps ties in order): one integer per stop. The index fits its 32
-    // bits: a batch holds requests of one campaign, whose files are u32s.
-    keys.clear();
-    keys.extend(batch.iter().enumerate().map(|(i, s)| {
-        let (behind, start) = key(s);
-        (u128::from(behind) << 127) | (u128::from(start) << 32) | i as u128
-    }));
-    keys.sort_unstable();
-    plan.extend(keys.iter().rev().map(|&k| batch[k as u32 as usize]));
-    batch.clear();
-}
-
 /// Inserts `stop` into `plan` (next read last; the head is at `head`) where
 /// it adds the least locate time on `model` (of `block`-byte blocks); ties
 /// go to the earlier read.
@@ -779,7 +742,13 @@ mod tests {
                 order_tape(&model, extents(&batch), head, None, Algorithm::Scan).unwrap();
             let expected: Vec<u32> = schedule.order.iter().map(|&i| batch[i].file).collect();
             let mut plan = Vec::new();
-            scan_linear(&mut batch.clone(), head, &mut Vec::new(), &mut plan);
+            scan_linear(
+                &mut batch.clone(),
+                head.0,
+                |s| s.start,
+                &mut Vec::new(),
+                &mut plan,
+            );
             let ours: Vec<u32> = plan.iter().rev().map(|s| s.file).collect();
             assert_eq!(ours, expected, "case {case}");
         }
