@@ -112,26 +112,70 @@ fn quantile(bits: &mut [u64], q: f64) -> Option<f64> {
     quantiles(bits, [q])[0]
 }
 
-/// The quantiles `qs` (ascending) of `bits` as [`quantile`] gives them;
-/// each selection searches only the values above the previous one's rank.
+/// The quantiles `qs` (ascending) of `bits` as [`quantile`] gives them.
+///
+/// A run's ~10⁵ staging times are counted into buckets by their top 16
+/// bits (the exponent and 4 bits of the mantissa: a sixteenth of an octave
+/// each), which names the bucket of each quantile's rank; only those
+/// buckets' values are gathered and searched. Two passes of a few
+/// instructions per value, where selecting among all of them took three
+/// times as many (callgrind, a queue-30,000 run, 2026-11-27).
 fn quantiles<const N: usize>(bits: &mut [u64], qs: [f64; N]) -> [Option<f64>; N] {
     let n = bits.len();
-    let mut from = 0;
-    qs.map(|q| {
-        if n == 0 {
-            return None;
+    if n == 0 {
+        return [None; N];
+    }
+    let rank = |q: f64| ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
+    // Times are not negative: the sign bit is 0, so 15 bits name a bucket
+    // (the mask only spares a bounds check).
+    let bucket = |b: u64| (b >> 48) as usize & 0x7fff;
+    let mut counts = vec![0u32; 1 << 15];
+    for &b in bits.iter() {
+        counts[bucket(b)] += 1;
+    }
+    // Each quantile's bucket and its rank among the bucket's values.
+    let mut seen = 0;
+    let mut next = 0;
+    let mut wanted = [(0usize, 0usize); N];
+    let ranks = qs.map(rank);
+    for (k, &count) in counts.iter().enumerate() {
+        while next < N && ranks[next] < seen + count as usize {
+            wanted[next] = (k, ranks[next] - seen);
+            next += 1;
         }
-        let rank = ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
-        let rank = rank.max(from);
-        let value = *bits[from..].select_nth_unstable(rank - from).1;
-        from = rank;
-        Some(f64::from_bits(value))
+        if next == N {
+            break;
+        }
+        seen += count as usize;
+    }
+    // The values of the wanted buckets, gathered in one pass: `counts` now
+    // maps a bucket to 1 + the index of its gathering, or 0.
+    counts.fill(0);
+    let mut gathered: Vec<Vec<u64>> = Vec::with_capacity(N);
+    for &(k, _) in &wanted {
+        if counts[k] == 0 {
+            gathered.push(Vec::new());
+            counts[k] = gathered.len() as u32;
+        }
+    }
+    let map = &counts[..];
+    for &b in bits.iter() {
+        let g = map[bucket(b)];
+        if g != 0 {
+            gathered[g as usize - 1].push(b);
+        }
+    }
+    wanted.map(|(k, within)| {
+        let values = &mut gathered[counts[k] as usize - 1];
+        Some(f64::from_bits(*values.select_nth_unstable(within).1))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::{quantile, quantiles, time_bits};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// `times` as [`time_bits`].
     fn bits(times: impl IntoIterator<Item = f64>) -> Vec<u64> {
@@ -153,6 +197,30 @@ mod tests {
         let times = [0.0, 1e-300, 0.25, 1.0, 59.5, 3.6e5, 1e300];
         for w in times.windows(2) {
             assert!(time_bits(w[0]) < time_bits(w[1]), "{w:?}");
+        }
+    }
+
+    #[test]
+    fn quantiles_are_the_sorted_values_at_their_ranks() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for case in 0..300 {
+            // Few distinct values (ties), or spread over many octaves.
+            let n = rng.gen_range(1..2000);
+            let mut v = bits((0..n).map(|_| {
+                if case % 2 == 0 {
+                    f64::from(rng.gen_range(0..5u8))
+                } else {
+                    rng.gen_range(0.0..1.0f64).powi(8) * 1e6
+                }
+            }));
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let qs = [0.0, 0.01, 0.5, 0.5, 0.9, 0.99, 1.0];
+            let expected = qs.map(|q| {
+                let rank = ((q * n as f64).ceil() as usize).clamp(1, n) - 1;
+                Some(f64::from_bits(sorted[rank]))
+            });
+            assert_eq!(quantiles(&mut v, qs), expected, "case {case}");
         }
     }
 
