@@ -53,6 +53,20 @@ def test_quoted_values_are_cut_short():
         ("archive", "scheduler: {max_waiting_time_s: .nan}\n", "scheduler.max_waiting_time_s"),
         # 1e13 s took 24 s, 1e15 s did not end.
         ("archive", "scheduler: {max_waiting_time_s: 1.0e+15}\n", "at most 31536000 s (a year)"),
+        # 10^7 x 10^7 drives asked for 4.8 PB and aborted; 10^7 ran for minutes.
+        (
+            "archive",
+            "platform: {movers: 10000000, drives_per_mover: 10000000}\n",
+            "platform.drives_per_mover",
+        ),
+        ("archive", "platform: {drives_per_mover: 10000000}\n", "at most 10000"),
+        # A wind of 1e308 s made a locate infinite: the calendar panicked.
+        (
+            "recall",
+            "library: {read_model: {kind: positional, wind_s: 1.0e+308}}\n",
+            "library.read_model.wind_s",
+        ),
+        ("recall", "library: {rewind_s: 1.0e+300}\n", "rewind_s"),
     ],
 )
 def test_configs_that_would_exhaust_memory_or_hang_are_refused(cli, tmp_path, command, text, field):
@@ -188,3 +202,19 @@ def test_numbers_every_yaml_reads_alike_still_load(tmp_path):
     path = tmp_path / "c.yaml"
     path.write_text("a: 007\nb: 00\nc: 0x10\nd: 1_000\ne: '1:30'\nf: -0\ng: 10.5\n")
     assert load_yaml(path) == {"a": 7, "b": 0, "c": 16, "d": 1000, "e": "1:30", "f": 0, "g": 10.5}
+
+
+def test_a_drive_whose_seeks_sum_to_infinity_is_refused(cli, tmp_path):
+    """A seek startup of 1e308 s made two seeks infinite, and the default
+    ordering's local search improved the tour by an infinite gain forever."""
+    devices = tmp_path / "d.toml"
+    devices.write_text(
+        "[drives.x]\ntitle = 'X'\nmodel = 'helical'\n[drives.x.params]\n"
+        "capacity_bytes = 9223372036854775807\nblock_bytes = 1\nrate_bps = 14_200_000\n"
+        "seek = { startup_s = 1e308, full_s = 1e308 }\n"
+        "rewind = { startup_s = 9.6, full_s = 24.1 }\n"
+    )
+    batch = tmp_path / "r.csv"
+    batch.write_text("id,block,size\n" + "".join(f"f{i},{i * 1000},10\n" for i in range(20)))
+    r = cli("order", batch, "--drive", "x", "--devices", devices)
+    assert r.exit_code == 2 and "seek" in r.output and "1e9" in r.output, r.output

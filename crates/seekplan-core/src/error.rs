@@ -44,6 +44,48 @@ impl Error {
     }
 }
 
+/// The longest any single step of a drive, robot or tape model may take, in
+/// seconds (about 32 years; real steps take seconds to minutes). Every
+/// timing figure is bounded by it, so that no sum of a run's or a
+/// schedule's steps overflows to infinity: a seek startup of 1e308 s made a
+/// sum of two seeks infinite, and the local search then "improved" a tour
+/// by an infinite gain forever.
+pub const MAX_STEP_S: f64 = 1e9;
+
+/// The slowest a drive may read or move data, in bytes a second: with
+/// [`MAX_STEP_S`] it keeps a read of any file of up to 2^64 bytes finite.
+pub const MIN_RATE_BPS: f64 = 1.0;
+
+/// Checks that every named figure is a number of seconds in
+/// [0, [`MAX_STEP_S`]]; names the first that is not.
+pub fn require_seconds(figures: &[(&str, f64)]) -> Result<()> {
+    match figures
+        .iter()
+        .find(|(_, v)| !(*v >= 0.0 && *v <= MAX_STEP_S))
+    {
+        Some((field, v)) => Err(Error::invalid(
+            *field,
+            format!("must be a number of seconds in [0, {MAX_STEP_S:e}], got {v:?}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks that every named figure is a rate of at least [`MIN_RATE_BPS`]
+/// bytes a second (and finite); names the first that is not.
+pub fn require_rate(figures: &[(&str, f64)]) -> Result<()> {
+    match figures
+        .iter()
+        .find(|(_, v)| !(v.is_finite() && *v >= MIN_RATE_BPS))
+    {
+        Some((field, v)) => Err(Error::invalid(
+            *field,
+            format!("must be at least {MIN_RATE_BPS} byte a second, got {v:?}"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Checks that every named figure is finite and positive; names the first that is not.
 pub fn require_positive(figures: &[(&str, f64)]) -> Result<()> {
     match figures.iter().find(|(_, v)| !(v.is_finite() && *v > 0.0)) {

@@ -3,6 +3,7 @@
 
 use super::{Policy, PolicyName, Scheme};
 use crate::error::{require_non_negative, require_positive};
+use crate::library::MAX_DRIVES;
 use crate::library::{DriveTiming, Hardware, RobotTiming};
 use crate::{Error, Result};
 use schemars::JsonSchema;
@@ -352,6 +353,22 @@ impl ArchiveConfig {
             if v == 0 {
                 return Err(Error::invalid(f, "must be at least 1"));
             }
+        }
+        let drives = u64::from(p.movers) * u64::from(p.drives_per_mover);
+        if drives > MAX_DRIVES as u64 {
+            return Err(Error::invalid(
+                "platform.drives_per_mover",
+                format!(
+                    "{} movers x {} drives is {drives} drives; at most {MAX_DRIVES}",
+                    p.movers, p.drives_per_mover
+                ),
+            ));
+        }
+        if p.robot_arms as usize > MAX_DRIVES {
+            return Err(Error::invalid(
+                "platform.robot_arms",
+                format!("at most {MAX_DRIVES}, got {}", p.robot_arms),
+            ));
         }
         for (f, v) in [
             ("platform.tapes", p.tapes),

@@ -15,6 +15,7 @@ pub(crate) use campaign::prefetch;
 pub use campaign::{Campaign, CampaignColumns, FileSpec, Request, TapeSpec};
 pub use hardware::{
     mount, robot, ArmPool, BookedArms, DriveTiming, FifoArms, Hardware, Move, RobotTiming,
+    MAX_DRIVES,
 };
 pub(crate) use room::RunRoom;
 pub use spec::{Arrivals, LibrarySpec, ReadModel, QUEUE_ALGORITHMS};

@@ -1,6 +1,7 @@
 //! The figures of a simulated library.
 
 use super::Hardware;
+use crate::error::require_seconds;
 use crate::order::Algorithm;
 use crate::{Error, Result};
 use schemars::JsonSchema;
@@ -160,11 +161,8 @@ impl ReadModel {
                 wind_s,
                 locate_overhead_s,
             } => {
-                for (field, v) in [("wind_s", wind_s), ("locate_overhead_s", locate_overhead_s)] {
-                    if !(v.is_finite() && v >= 0.0) {
-                        return bad(field, "must be a non-negative number of seconds");
-                    }
-                }
+                require_seconds(&[("wind_s", wind_s), ("locate_overhead_s", locate_overhead_s)])
+                    .map_err(|e| e.in_section("read_model"))?;
             }
         }
         Ok(())

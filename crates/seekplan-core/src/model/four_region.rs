@@ -12,6 +12,7 @@ use super::geometry::Direction;
 use super::helical::LinearSeek;
 use super::short_seek::ShortSeekRegime;
 use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
+use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -99,16 +100,11 @@ impl FourRegionModel {
         if spec.block_bytes == 0 {
             return Err(Error::invalid("block_bytes", "must be positive"));
         }
-        if !(spec.rate_bps.is_finite() && spec.rate_bps > 0.0) {
-            return Err(Error::invalid("rate_bps", "must be positive"));
-        }
+        require_rate(&[("rate_bps", spec.rate_bps)])?;
         for r in spec.regions.iter().chain([&spec.rewind]) {
-            if !(r.startup_s.is_finite() && r.full_s.is_finite() && r.startup_s >= 0.0) {
-                return Err(Error::invalid(
-                    "regions",
-                    "intercepts must be finite and >= 0",
-                ));
-            }
+            // A slope may be negative (Table 3's lines fall in some
+            // regions); bounded like the intercept all the same.
+            require_seconds(&[("regions", r.startup_s), ("regions", r.full_s.abs())])?;
         }
         if let Some(short) = &spec.short_seek {
             short.validate()?;

@@ -3,6 +3,7 @@
 //! optional separate line for short seeks (4mm DAT, §5.4.3), and rewind.
 
 use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
+use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -23,12 +24,7 @@ impl LinearSeek {
     }
 
     fn validate(&self, field: &str) -> Result<()> {
-        for v in [self.startup_s, self.full_s] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid(field, format!("must be >= 0, got {v:?}")));
-            }
-        }
-        Ok(())
+        require_seconds(&[(field, self.startup_s), (field, self.full_s)])
     }
 }
 
@@ -60,9 +56,7 @@ impl HelicalSpec {
         if self.capacity_bytes < self.block_bytes {
             return Err(Error::invalid("block_bytes", "larger than the tape"));
         }
-        if !(self.rate_bps.is_finite() && self.rate_bps > 0.0) {
-            return Err(Error::invalid("rate_bps", "must be positive"));
-        }
+        require_rate(&[("rate_bps", self.rate_bps)])?;
         self.seek.validate("seek")?;
         self.rewind.validate("rewind")?;
         if let Some(s) = &self.short_seek {

@@ -10,6 +10,7 @@
 
 use super::geometry::Direction;
 use super::{Block, CostModel, Extent, Physical, Read};
+use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 
 /// A tape seen as one long forward track.
@@ -42,14 +43,8 @@ impl LinearModel {
                 format!("{capacity_bytes} bytes is less than one block ({block_bytes} bytes)"),
             ));
         }
-        if !(rate_bps.is_finite() && rate_bps > 0.0) {
-            return Err(Error::invalid("rate_bps", "must be positive"));
-        }
-        for (field, v) in [("wind_s", wind_s), ("locate_overhead_s", overhead_s)] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid(field, "must be non-negative"));
-            }
-        }
+        require_rate(&[("rate_bps", rate_bps)])?;
+        require_seconds(&[("wind_s", wind_s), ("locate_overhead_s", overhead_s)])?;
         Ok(LinearModel {
             capacity_blocks: capacity_bytes / block_bytes,
             block_bytes,

@@ -13,7 +13,7 @@
 
 use super::geometry::{Direction, Physical};
 use super::{Block, CostModel, Extent, Pos, PosCosts, Read};
-use crate::error::{require_non_negative, require_positive};
+use crate::error::{require_positive, require_rate, require_seconds, MAX_STEP_S};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -74,9 +74,24 @@ impl LtoSpec {
             ("overhead_s", self.overhead_s),
             ("turn_s", self.turn_s),
         ];
-        require_non_negative(&non_negative)?;
+        require_seconds(&non_negative)?;
+        require_rate(&[("rate_bps", self.rate_bps)])?;
         if self.lpos_max <= self.lpos_min {
             return Err(Error::invalid("lpos_max", "must exceed lpos_min"));
+        }
+        // Each figure may be bounded and a locate not: a wrap's length at a
+        // crawl, or the crawl reached at a crawl.
+        let wrap_m = f64::from(self.lpos_max - self.lpos_min) * self.lpos_m;
+        for (field, seconds) in [
+            ("locate_mps", wrap_m / self.locate_mps),
+            ("accel_mps2", self.locate_mps / self.accel_mps2),
+        ] {
+            if seconds.is_nan() || seconds > MAX_STEP_S {
+                return Err(Error::invalid(
+                    field,
+                    format!("a locate would take {seconds:e} s, more than {MAX_STEP_S:e}"),
+                ));
+            }
         }
         if self.wraps > super::MAX_TRACKS {
             return Err(Error::invalid(

@@ -5,7 +5,7 @@
 
 use super::geometry::{classify, Direction, Physical, SeekClass};
 use super::{AlongBound, Block, CostModel, Extent, LocatePos, Pos, PosCosts, Read};
-use crate::error::{require_non_negative, require_positive};
+use crate::error::{require_positive, require_rate, require_seconds};
 use crate::{Error, Result};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -58,7 +58,9 @@ impl SerpentineSpec {
             ("locate_overhead_s", self.locate_overhead_s),
             ("turn_s", self.turn_s),
         ];
-        require_non_negative(&non_negative)?;
+        require_seconds(&non_negative)?;
+        require_seconds(&[("traverse_s", self.traverse_s)])?;
+        require_rate(&[("read_rate_bps", self.read_rate_bps)])?;
         if self.tracks > super::MAX_TRACKS {
             return Err(Error::invalid(
                 "tracks",

@@ -104,6 +104,16 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
     let plan = algo.imp().plan(problem, options)?;
     let plan_optimal = plan.optimal;
     let schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
+    // The models' figures are bounded (crate::error::MAX_STEP_S) and a
+    // matrix's row maxima must sum to a finite total; a model or matrix
+    // that still sums to infinity is refused rather than reported as a
+    // schedule of infinite seconds.
+    if !schedule.total_s.is_finite() {
+        return Err(Error::invalid(
+            "costs",
+            "too large: the schedule's total overflows to infinity; rescale the drive's figures",
+        ));
+    }
     let bound = match (options.bound, plan_optimal) {
         (false, _) => None,
         (true, true) => Some(schedule.total_s),

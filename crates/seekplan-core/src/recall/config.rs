@@ -4,16 +4,13 @@
 //! prints it, and [`RecallConfig::to_spec`] turns it into the run's SI spec.
 
 use super::{simulate, ByTapes, RecallOutcome, RecallSpec, Strategy};
+use crate::library::MAX_DRIVES;
 use crate::library::{
     Arrivals, Campaign, DriveTiming, Hardware, LibrarySpec, ReadModel, RobotTiming,
 };
 use crate::{Error, Result};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-/// Most drives a library may have (the largest libraries sold hold a few
-/// hundred; beyond this a typo costs gigabytes of drive state).
-pub const MAX_DRIVES: usize = 10_000;
 
 /// Most time-series samples a run may record (`duration_h` / `sample_s`):
 /// a million samples is 24 MB of series, more than any plot shows.

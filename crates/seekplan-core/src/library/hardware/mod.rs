@@ -13,8 +13,14 @@ pub mod robot;
 
 pub use arms::{ArmPool, BookedArms, FifoArms, Move};
 
+use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
+
+/// Most drives (and robot arms) a library may have: the largest libraries
+/// sold hold a few hundred drives; beyond this a typo costs gigabytes of
+/// drive state (an archive platform of 10^7 x 10^7 drives asked for 4.8 PB).
+pub const MAX_DRIVES: usize = 10_000;
 
 /// What each step of a drive costs (seconds; rate in bytes per second).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -88,24 +94,15 @@ impl Hardware {
     /// name the field (`rate_bps`, `load_s`, ..., `return_s`).
     pub fn validate_timing(&self) -> Result<()> {
         let (d, r) = (&self.drive, &self.robot);
-        if !(d.rate_bps.is_finite() && d.rate_bps > 0.0) {
-            return Err(Error::invalid("rate_bps", "must be positive"));
-        }
-        for (field, v) in [
+        require_rate(&[("rate_bps", d.rate_bps)])?;
+        require_seconds(&[
             ("load_s", d.load_s),
             ("thread_s", d.thread_s),
             ("unload_s", d.unload_s),
             ("rewind_s", d.rewind_s),
             ("fetch_s", r.fetch_s),
             ("return_s", r.return_s),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::invalid(
-                    field,
-                    format!("must be a non-negative number of seconds, got {v:?}"),
-                ));
-            }
-        }
+        ])?;
         Ok(())
     }
 }
