@@ -171,3 +171,25 @@ def test_config_files(tmp_path_factory, text):
     path.write_bytes(text)
     for load in _loaders():
         _never_crashes(load, path)
+
+
+def test_a_nul_character_in_any_config_text_is_an_error_naming_its_key(tmp_path):
+    """The OS refuses a path holding NUL with a ValueError, which no loader
+    caught: a NUL in any text of a config (value or key) is refused when
+    the file is read, naming where it is."""
+    cases = {
+        'workload: {kind: files, files: "\\0x", tapes: t.csv}\n': "workload.files",
+        'catalog: "cat\\0.csv"\n': "catalog",
+        'db: ["a", "b\\0"]\n': "db[1]",
+        '"a\\0b": 1\n': "a\\0b",
+    }
+    for text, where in cases.items():
+        path = tmp_path / "config.yaml"
+        path.write_text(text)
+        for load in _loaders():
+            try:
+                load(path)
+            except SeekplanError as e:
+                assert f"{where}: text holds a NUL character" in str(e), (text, e)
+            else:
+                raise AssertionError(f"{text!r} was accepted")

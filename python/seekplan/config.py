@@ -68,18 +68,24 @@ def _count_values(data: Any, limit: int) -> int:
 PLAIN = (dict, list, str, int, float, bool, type(None))
 
 
+def _has_nul(value: Any) -> bool:
+    return isinstance(value, str) and "\0" in value
+
+
 def _first_foreign(data: Any) -> tuple[str, Any] | None:
     """The key path and value of the first value (or key) in ``data`` that
-    is not of :data:`PLAIN` types, if any; keys may be numbers too."""
+    is not of :data:`PLAIN` types, or is text holding a NUL character (which
+    no path or name holds, and which the OS refuses in a path), if any; keys
+    may be numbers too."""
     stack: list[tuple[str, Any]] = [("", data)]
     while stack:
         where, item = stack.pop()
-        if not isinstance(item, PLAIN):
+        if not isinstance(item, PLAIN) or _has_nul(item):
             return where or "config", item
         if isinstance(item, dict):
             for key, value in item.items():
                 path = f"{where}.{key}" if where else str(key)
-                if not isinstance(key, str | int | float | bool | None):
+                if not isinstance(key, str | int | float | bool | None) or _has_nul(key):
                     return path, key
                 stack.append((path, value))
         elif isinstance(item, list):
@@ -181,6 +187,9 @@ def load_yaml(path: str | Path) -> Any:
     foreign = _first_foreign(data)
     if foreign is not None:
         where, value = foreign
+        if _has_nul(value):
+            shown = where.replace("\0", "\\0")
+            raise SeekplanError(f"{p}: {shown}: text holds a NUL character (\\0)")
         raise SeekplanError(
             f"{p}: {where}: {quote(value)} is a YAML {type(value).__name__}; a config holds "
             "numbers, text, lists and mappings (quote it to make it text)"
