@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import inspect
 import os
 import signal
 import subprocess
@@ -334,3 +335,33 @@ def test_a_journal_line_nested_past_the_recursion_limit_is_ignored(tmp_path: Pat
     journal = tmp_path / "journal.jsonl"
     journal.write_text('{"volume": "path:/v"}\n' + "[" * 100_000 + "]" * 100_000 + "\n")
     assert read_journal(journal) == ("path:/v", {})
+
+
+def test_a_volume_nested_past_the_recursion_limit_is_planned(tmp_path: Path) -> None:
+    root = tmp_path / "vol"
+    deep = root.joinpath(*["d"] * 600)
+    deep.mkdir(parents=True)
+    (deep / "f").write_bytes(b"x")
+    os.setxattr(deep / "f", "user.ltfs.startblock", b"3")
+    (root / "top").write_bytes(b"y")
+    os.setxattr(root / "top", "user.ltfs.startblock", b"9")
+    # Room for the test's own frames and plan's, not for 600 nested calls.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 300)
+    try:
+        files = plan(root).files
+    finally:
+        sys.setrecursionlimit(limit)
+    assert sorted(f.path.rsplit("/", 1)[-1] for f in files) == ["f", "top"]
+
+
+@pytest.mark.parametrize(
+    "raw", [b"1_000", b"+7", b"-1", b"0x10", b"9" * 300, b"99999999999999999999"]
+)
+def test_a_start_block_is_digits_within_range(tmp_path: Path, raw: bytes) -> None:
+    root = tmp_path / "vol"
+    root.mkdir()
+    (root / "f").write_bytes(b"x")
+    os.setxattr(root / "f", "user.ltfs.startblock", raw)
+    with pytest.raises(SeekplanError, match="ltfs.startblock"):
+        plan(root)

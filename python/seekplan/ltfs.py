@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
@@ -86,24 +87,38 @@ def _xattr(path: Path, name: str) -> str | None:
 
 
 def _walk(root: Path, problems: list[str]) -> Iterator[tuple[Path, os.DirEntry[str]]]:
-    """Every non-directory entry under ``root``, sorted by name per directory;
-    a directory or entry that cannot be listed or stat'ed goes to ``problems``."""
-    try:
-        with os.scandir(root) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except OSError as e:
-        problems.append(f"{root}: cannot list: {e.strerror or e}")
-        return
-    for entry in entries:
+    """Every non-directory entry under ``root``, sorted by name per directory
+    and depth first; a directory or entry that cannot be listed or stat'ed
+    goes to ``problems``. A stack of directories, not recursion: a volume
+    may nest deeper than Python's recursion limit."""
+    stack = [(root, _listing(root, problems))]
+    while stack:
+        where, entries = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
         try:
             is_dir = entry.is_dir(follow_symlinks=False)
         except OSError as e:
             problems.append(f"{entry.path}: cannot stat: {e.strerror or e}")
             continue
         if is_dir:
-            yield from _walk(Path(entry.path), problems)
+            sub = Path(entry.path)
+            stack.append((sub, _listing(sub, problems)))
         else:
-            yield root, entry
+            yield where, entry
+
+
+def _listing(directory: Path, problems: list[str]) -> Iterator[os.DirEntry[str]]:
+    """The entries of ``directory`` sorted by name (none, and a line in
+    ``problems``, if it cannot be listed)."""
+    try:
+        with os.scandir(directory) as it:
+            return iter(sorted(it, key=lambda e: e.name))
+    except OSError as e:
+        problems.append(f"{directory}: cannot list: {e.strerror or e}")
+        return iter(())
 
 
 def _tape_file(root: Path, entry: os.DirEntry[str]) -> TapeFile:
@@ -121,16 +136,15 @@ def _tape_file(root: Path, entry: os.DirEntry[str]) -> TapeFile:
             raw_block = "0"  # empty files have no extent on tape
         else:
             raise SeekplanError(f"{rel}: no ltfs.startblock attribute (is {root} an LTFS volume?)")
-    try:
-        block = int(raw_block)
-    except ValueError:
-        raise SeekplanError(
-            f"{rel}: ltfs.startblock {quote(raw_block)} is not a block number"
-        ) from None
-    if block < 0:
-        raise SeekplanError(f"{rel}: ltfs.startblock {block} is negative")
-    if block > MAX_INT:
-        raise SeekplanError(f"{rel}: ltfs.startblock {quote(block)} is larger than {MAX_INT}")
+    # Digits only: int() also takes "1_000", " 7" and "+7", which LTFS never writes.
+    if not re.fullmatch(r"[0-9]+", raw_block):
+        raise SeekplanError(f"{rel}: ltfs.startblock {quote(raw_block)} is not a block number")
+    # Length first: int() refuses thousands of digits (and a hundred is too
+    # many anyway); digits are shown as they are, cut short by quote().
+    if len(raw_block) > 100 or int(raw_block) > MAX_INT:
+        shown = raw_block if len(raw_block) <= 100 else quote(raw_block)
+        raise SeekplanError(f"{rel}: ltfs.startblock {shown} is larger than {MAX_INT}")
+    block = int(raw_block)
     if partition not in (INDEX_PARTITION, DATA_PARTITION):
         raise SeekplanError(
             f"{rel}: ltfs.partition {partition!r} is neither 'a' (index) nor 'b' (data)"
