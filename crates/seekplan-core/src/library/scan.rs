@@ -23,9 +23,19 @@ pub(super) fn scan_linear<T: Copy>(
     plan: &mut Vec<T>,
 ) {
     debug_assert!(plan.is_empty());
-    plan.reserve(batch.len());
     match second_run(batch, &start) {
+        Some(second) if second == batch.len() => {
+            // One run: the plan is its part behind the head reversed, then
+            // the rest reversed, in place; the buffers trade places (the
+            // batch's is the one just written, so in the cache).
+            let split = batch.partition_point(|x| start(x) < head);
+            batch[..split].reverse();
+            batch[split..].reverse();
+            std::mem::swap(batch, plan);
+            return;
+        }
         Some(second) => {
+            plan.reserve(batch.len());
             // Each run's items behind the head are a prefix: those are read
             // last, so they go into the plan first.
             let split =
