@@ -9,6 +9,7 @@ import hashlib
 import inspect
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -365,3 +366,29 @@ def test_a_start_block_is_digits_within_range(tmp_path: Path, raw: bytes) -> Non
     os.setxattr(root / "f", "user.ltfs.startblock", raw)
     with pytest.raises(SeekplanError, match="ltfs.startblock"):
         plan(root)
+
+
+def test_copies_keep_the_sources_permissions(tmp_path: Path) -> None:
+    root, dest = tmp_path / "vol", tmp_path / "out"
+    _volume(root, 4, 3)
+    modes = {}
+    for i, p in enumerate(sorted(root.rglob("*.bin"))):
+        mode = (0o644, 0o755, 0o600, 0o640)[i % 4]
+        p.chmod(mode)
+        modes[p.relative_to(root)] = mode
+    copy(root, dest, plan(root), show_progress=False)
+    for rel, mode in modes.items():
+        assert stat.S_IMODE((dest / rel).stat().st_mode) == mode, rel
+
+
+def test_a_link_in_the_destination_pointing_out_of_it_is_refused(cli, tmp_path: Path) -> None:
+    root, dest, victim = tmp_path / "vol", tmp_path / "out", tmp_path / "victim"
+    _volume(root, 6, 4)
+    dest.mkdir()
+    victim.mkdir()
+    (dest / "d1").symlink_to(victim)
+    r = cli("ltfs", "copy", root, dest, "--no-progress")
+    assert r.exit_code == 2
+    assert "symbolic link out of the destination" in r.output
+    assert not any(victim.iterdir())
+    assert not any(p.is_file() for p in dest.rglob("*.bin"))

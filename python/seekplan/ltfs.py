@@ -325,6 +325,8 @@ def _copy_file(src: Path, tmp: Path, advance: Callable[[int], None]) -> Entry:
     ):
         raise SeekplanError(f"{src}: changed while it was copied; run again to copy it anew")
     os.utime(tmp, ns=(after.st_atime_ns, after.st_mtime_ns))
+    # The source's permissions, not the temporary's 0600.
+    os.chmod(tmp, stat.S_IMODE(after.st_mode))
     return Entry("", after.st_size, after.st_mtime_ns, written, h.hexdigest())
 
 
@@ -404,6 +406,14 @@ def _occupied(root: Path, dest: Path, f: TapeFile) -> bool:
     )
 
 
+def _stays_inside(dest: Path, rel: str) -> bool:
+    """Whether the directory the file ``rel`` goes into under ``dest`` (a
+    resolved path) is inside ``dest`` with links followed: a link already in
+    the destination that points elsewhere would put the copy there."""
+    parent = (dest / rel).parent.resolve()
+    return parent == dest or dest in parent.parents
+
+
 def check_destination(root: Path, dest: Path) -> None:
     """Fails if ``dest`` lies inside the volume ``root`` (nothing may be
     written to the tape, and the copy would copy itself)."""
@@ -458,6 +468,13 @@ def copy(
         raise SeekplanError(
             f"{dest / taken[0]}: already copied there from another volume ({claimed[taken[0]]}); "
             f"{len(taken)} file(s) would be overwritten: copy this volume to another destination"
+        )
+    escaping = [f.path for f in todo if not _stays_inside(dest, f.path)]
+    if escaping:
+        raise SeekplanError(
+            f"{dest / escaping[0]}: a directory on its way is a symbolic link out of the "
+            f"destination; {len(escaping)} file(s) would be written outside {dest}: remove "
+            "the link or copy to another destination"
         )
     foreign = [f.path for f in todo if f.path not in done and _occupied(root, dest, f)]
     if foreign:
