@@ -230,3 +230,24 @@ def test_summary_csv_carries_the_bound_and_gap_and_is_checked_first(cli, tmp_pat
     assert float(values["gap"]) >= 0
     r = cli("order", requests_csv, "--summary", tmp_path)
     assert r.exit_code == 2 and "--summary" in r.output and "is a directory" in r.output
+
+
+def test_a_track_start_files_capacity_is_checked_and_used(cli, tmp_path):
+    """`capacity` (blocks on the measured tape) was documented and never
+    read: any value, "x" included, was ignored."""
+    batch = tmp_path / "r.csv"
+    batch.write_text("id,block,size\na,100,1000\nb,50000,1000\nc,705000,1000\n")
+    starts = [i * 10_000 for i in range(72)]  # MLR1: 72 tracks, the last past its nominal end
+
+    def run(**extra):  # type: ignore[no-untyped-def]
+        path = tmp_path / "t.json"
+        path.write_text(json.dumps({"track_starts": starts, **extra}))
+        return cli("order", batch, "--drive", "mlr1", "--track-starts", path)
+
+    for bad in ("x", -1, 0, True, 2**64):
+        r = run(capacity=bad)
+        assert r.exit_code == 2 and "capacity" in r.output, (bad, r.output)
+    nominal = run()
+    assert nominal.exit_code == 2 and "past the end of the tape" in nominal.output
+    measured = run(capacity=800_000)
+    assert measured.exit_code == 0, measured.output

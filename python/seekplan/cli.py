@@ -89,8 +89,12 @@ def _position(value: str | None, option: str) -> int | None:
 
 
 def _track_starts(path: Path | None) -> list[int] | None:
-    if path is None:
-        return None
+    return None if path is None else _track_file(path)[0]
+
+
+def _track_file(path: Path) -> tuple[list[int], int | None]:
+    """A track-start JSON's starts and its optional ``capacity`` (blocks on
+    the measured tape), each checked."""
     text = read_text(path, "track-start JSON")
     try:
         data = json.loads(text)
@@ -105,7 +109,14 @@ def _track_starts(path: Path | None) -> list[int] | None:
                 f"{path}: track_starts[{i}]: {quote(block)} is not a block number "
                 f"between 0 and {MAX_INT}"
             )
-    return starts
+    capacity = data.get("capacity")
+    if capacity is not None and (
+        isinstance(capacity, bool) or not isinstance(capacity, int) or not 1 <= capacity <= MAX_INT
+    ):
+        raise SeekplanError(
+            f"{path}: capacity: {quote(capacity)} is not a number of blocks between 1 and {MAX_INT}"
+        )
+    return starts, capacity
 
 
 @app.command("order")
@@ -197,12 +208,13 @@ def order_cmd(
             make_drive(drive, devices=devices).block_bytes if kind == "cta-tapefile" else None
         )
         batch = read_request_batch(requests, kind, block_bytes, cta_block_bytes)
-        layout = _layout(track_starts, eowp, drive, devices)
+        layout, capacity = _layout(track_starts, eowp, drive, devices)
         setup: dict[str, Any] = {
             "drive": drive,
             "start": start_pos,
             "end": end_pos,
             "track_starts": layout,
+            "capacity": capacity,
             "devices": devices,
             "cost": cost,
         }
@@ -654,8 +666,10 @@ def _eowp(path: Path | None, drive: str, devices: Path | None) -> list[int] | No
 
 def _layout(
     track_starts: Path | None, eowp: Path | None, drive: str, devices: Path | None
-) -> list[int] | None:
-    """The tape layout `seekplan order` was given: track starts or an LTO end-of-wrap list."""
+) -> tuple[list[int] | None, int | None]:
+    """The tape layout `seekplan order` was given (track starts or an LTO
+    end-of-wrap list) and the measured capacity in blocks, if the track-start
+    file gives one."""
     if track_starts is not None and eowp is not None:
         raise SeekplanError("give either --track-starts (serpentine) or --eowp (LTO), not both")
     if track_starts is not None and drive_entry(drive, devices).model == "lto":
@@ -663,9 +677,10 @@ def _layout(
             f"--track-starts is serpentine geometry; {drive!r} is an LTO drive: "
             "give its end-of-wrap list with --eowp instead"
         )
-    starts = _track_starts(track_starts)
-    # An empty list is the file's (and an error the core names), not "no file".
-    return starts if starts is not None else _eowp(eowp, drive, devices)
+    if track_starts is not None:
+        # An empty list is the file's (and an error the core names), not "no file".
+        return _track_file(track_starts)
+    return _eowp(eowp, drive, devices), None
 
 
 LtoDriveOpt = Annotated[str, typer.Option(help="Catalogued LTO drive")]

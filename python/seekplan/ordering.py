@@ -146,6 +146,7 @@ def order(
     start: int = 0,
     end: int | None = None,
     track_starts: list[int] | None = None,
+    capacity: int | None = None,
     devices: str | Path | None = None,
     seed: int | None = None,
     time_limit: float | None = None,
@@ -157,7 +158,8 @@ def order(
 
     ``start`` is the head's block (BOT by default); ``end`` a block the head
     must return to (e.g. 0 to rewind before unload); ``track_starts`` the
-    tape's measured track start addresses (nominal when omitted). ``seed``,
+    tape's measured track start addresses (nominal when omitted) and
+    ``capacity`` its measured blocks (the drive's nominal when omitted). ``seed``,
     ``iterations`` (kicks) and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
     computes the lower bound and gap (off to time an algorithm alone).
     ``cost="cta"`` orders and times every move by CERN CTA's published cost
@@ -167,7 +169,9 @@ def order(
     reqs = _as_requests(requests)
     start = whole_number(start, "start")
     end = None if end is None else whole_number(end, "end")
-    model = make_drive(drive, track_starts=track_starts, devices=devices, cost=cost)
+    model = make_drive(
+        drive, track_starts=track_starts, capacity=capacity, devices=devices, cost=cost
+    )
     t0 = time.process_time()
     try:
         s = _core.order(
