@@ -7,14 +7,15 @@
 /// (empty) receives all of it reversed (next read last) and `batch` is left
 /// empty. `start` gives an item's first block; `keys` is scratch room.
 ///
-/// A batch made of one or two ascending runs (the clustering strategies
-/// pass a tape's requests on in the campaign's order, a run per dataset
-/// part; by-12-tapes at queue 30,000 had no batch of three) is merged from the runs
-/// ends straight into `plan`: one read and one write per item, where a
-/// stable sort copied each item to scratch and back and the plan was
-/// reversed after. Any other batch (the `random` strategy's) is sorted as
-/// packed 16-byte keys, a third of the instructions of sorting the items
-/// (measured when they were 40 bytes).
+/// The clustering strategies pass a tape's requests on in the campaign's
+/// order, so their batches are an ascending run per dataset part (at queue
+/// 30,000, by-12-tapes had no batch of three). One run is reversed in place
+/// in two parts (behind the head, the rest) and the buffers trade places;
+/// two runs are merged from their ends into `plan`, one read and one write
+/// per item (a stable sort copied each item to scratch and back, and the
+/// plan was reversed after). Any other batch (the `random` strategy's)
+/// is sorted as packed 16-byte keys, a third of the instructions of sorting
+/// the items (measured when they were 40 bytes).
 pub(super) fn scan_linear<T: Copy>(
     batch: &mut Vec<T>,
     head: u64,
