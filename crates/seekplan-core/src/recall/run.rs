@@ -79,12 +79,9 @@ impl<P: Pending> Recall<'_, P> {
 
     /// Passes requests on while the tape-system queue has room.
     fn fill(&mut self, cal: &mut SlotCalendar) {
-        while self.library.room() > 0 {
-            match self.requester.take(cal.now()) {
-                Some(f) => self.library.submit(f, cal),
-                None => break,
-            }
-        }
+        let (library, now) = (&mut self.library, cal.now());
+        self.requester
+            .take_into(now, library.room(), |f| library.submit(f, cal));
         if !self.tick_pending {
             if let Some(dt) = self.requester.next_wake() {
                 self.tick_pending = true;

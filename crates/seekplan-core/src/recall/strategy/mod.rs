@@ -51,6 +51,20 @@ pub trait Pending {
     }
     /// The next request to pass on at `now`, if the strategy releases one.
     fn take(&mut self, now: Time) -> Option<Request>;
+    /// Passes up to `n` requests on to `sink` at `now`, as `n` calls of
+    /// [`Pending::take`] would (stopping at the first None). One call per
+    /// refill rather than one a request: the run refills after every read.
+    fn take_into(&mut self, now: Time, n: usize, mut sink: impl FnMut(Request))
+    where
+        Self: Sized,
+    {
+        for _ in 0..n {
+            match self.take(now) {
+                Some(f) => sink(f),
+                None => break,
+            }
+        }
+    }
     /// Seconds after which the strategy wants to be asked again although
     /// nothing else happened (time-based rules), or None.
     fn next_wake(&self) -> Option<f64>;
