@@ -41,6 +41,7 @@ class Library:
         self.block = c.block.tolist()
         self.tape = c.tape.tolist()
         self.capacity = c.capacity.tolist()
+        self.per_full_volume = [1.0 / (cap * self.full_at) for cap in self.capacity]
         self.rate = lib["rate_mb_s"] * 1e6
         self.robot = simpy.Resource(self.env, capacity=lib["robot"]["arms"])
         n_tapes = len(c.capacity)
@@ -125,8 +126,11 @@ class Library:
                     best, key = t, k
         return best
 
-    def efficiency(self, fraction: float) -> float:
-        x = min(1.0, fraction / self.full_at)
+    def efficiency(self, share: float) -> float:
+        """The core's ``efficiency_of_full``: ``share`` of the volume read at
+        full rate, worked out as the core does (one multiplication by
+        ``1 / (capacity * full_at)``), so both give the same bits."""
+        x = min(1.0, share)
         return self.floor + (1 - self.floor) * x**self.exponent
 
     def drive(self, d: int) -> Any:
@@ -145,9 +149,9 @@ class Library:
                     self.plan[t], self.fresh[t] = batch, []
             if nxt is None and t is not None and self.plan[t]:
                 f = self.plan[t].pop()
-                fraction = (me["bytes"] + self.qbytes[t]) / self.capacity[t]
+                share = (me["bytes"] + self.qbytes[t]) * self.per_full_volume[t]
                 me["head"] = self.block[f] + max(1, -(-self.size[f] // lib["block_bytes"]))
-                yield env.timeout(self.size[f] / (self.rate * self.efficiency(fraction)))
+                yield env.timeout(self.size[f] / (self.rate * self.efficiency(share)))
                 self.qbytes[t] -= self.size[f]
                 self.in_queue -= 1
                 me["bytes"] += self.size[f]

@@ -76,7 +76,7 @@ struct Drive {
     /// and that rate (bytes a second), for the session-fraction model: a
     /// read leaves the volume as it was (read since the mount grows by what
     /// the tape's queue loses), so only a request joining the tape's queue
-    /// changes it, and the rate's two divisions are skipped otherwise.
+    /// changes it, and working the rate out is skipped otherwise.
     rate_for: (u64, f64),
 }
 
@@ -142,7 +142,6 @@ pub struct MountRecord {
 /// The state of the simulated library.
 pub struct TapeSystem<'a> {
     spec: &'a LibrarySpec,
-    campaign: &'a Campaign,
     models: Vec<LinearModel>,
     algo: Algorithm,
     tapes: Vec<TapeQueue>,
@@ -162,6 +161,8 @@ pub struct TapeSystem<'a> {
     relevance: Relevance,
     /// The library's block size, for a stop's end.
     block_size: BlockSize,
+    /// Each tape's [`ReadModel::per_full_volume`].
+    per_full_volume: Vec<f64>,
     /// Scratch room of [`scan_linear`].
     scan_keys: Vec<u128>,
     /// Finished mounts, in the order they ended.
@@ -202,7 +203,6 @@ impl<'a> TapeSystem<'a> {
         scan_keys.clear();
         Ok(TapeSystem {
             spec,
-            campaign,
             models,
             algo,
             tapes,
@@ -228,6 +228,11 @@ impl<'a> TapeSystem<'a> {
             choosing: None,
             relevance: Relevance::new(campaign.tapes().len()),
             block_size: BlockSize::new(spec.block_bytes),
+            per_full_volume: campaign
+                .tapes()
+                .iter()
+                .map(|t| spec.read_model.per_full_volume(t.capacity))
+                .collect(),
             scan_keys,
             mounts: Vec::new(),
             busy_s: 0.0,
@@ -575,10 +580,9 @@ impl<'a> TapeSystem<'a> {
                 let session = self.drives[d].mount_bytes + self.tapes[t as usize].bytes;
                 let (known, mut rate) = self.drives[d].rate_for;
                 if known != session {
-                    let capacity = self.campaign.tapes()[t as usize].capacity;
-                    let fraction = session as f64 / capacity as f64;
+                    let share = session as f64 * self.per_full_volume[t as usize];
                     rate = self.spec.hardware.drive.rate_bps
-                        * self.spec.read_model.efficiency(fraction);
+                        * self.spec.read_model.efficiency_of_full(share);
                     self.drives[d].rate_for = (session, rate);
                 }
                 stop.size as f64 / rate
