@@ -159,6 +159,10 @@ pub struct TapeSystem<'a> {
     /// Unheld tapes with queued requests by relevance (see
     /// [`TapeSystem::most_relevant_tape`]).
     relevance: Relevance,
+    /// Tapes whose rise in rank `relevance` has not heard of yet, and
+    /// whether each tape is among them ([`TapeSystem::rerank`]).
+    stale_ranks: Vec<u32>,
+    rank_stale: Vec<bool>,
     /// The library's block size, for a stop's end.
     block_size: BlockSize,
     /// Each tape's [`ReadModel::per_full_volume`].
@@ -227,6 +231,8 @@ impl<'a> TapeSystem<'a> {
             free_drives: spec.hardware.drives,
             choosing: None,
             relevance: Relevance::new(campaign.tapes().len()),
+            stale_ranks: Vec::new(),
+            rank_stale: vec![false; campaign.tapes().len()],
             block_size: BlockSize::new(spec.block_bytes),
             per_full_volume: campaign
                 .tapes()
@@ -495,7 +501,7 @@ impl<'a> TapeSystem<'a> {
     /// With `next-batch` arrivals, a drive whose batch on tape `t` is done is
     /// assigned "the next most relevant cartridge" (Figure 3, step 3): an
     /// unheld tape that outranks its own queued requests, if there is one.
-    fn outranking_tape(&self, t: u32) -> Option<u32> {
+    fn outranking_tape(&mut self, t: u32) -> Option<u32> {
         let own = &self.tapes[t as usize];
         if self.spec.arrivals != Arrivals::NextBatch || !own.plan.is_empty() || own.fresh.is_empty()
         {
@@ -506,14 +512,30 @@ impl<'a> TapeSystem<'a> {
             .filter(|&o| (self.tapes[o as usize].key(), o) > own)
     }
 
-    /// Records the new rank of unheld tape `t`, which has queued requests.
+    /// Notes that unheld tape `t`, which has queued requests, rose in rank;
+    /// `relevance` hears of it when a drive next looks for a tape
+    /// ([`TapeSystem::most_relevant_tape`]). A tape the requester feeds
+    /// rises with every request, and drives look rarely (when a batch ends),
+    /// so each tape's rises between two looks reach `relevance` once.
     fn rerank(&mut self, t: u32) {
-        self.relevance.raise(t, self.tapes[t as usize].key());
+        let stale = &mut self.rank_stale[t as usize];
+        if !*stale {
+            *stale = true;
+            self.stale_ranks.push(t);
+        }
     }
 
     /// The unheld tape with the most queued bytes; ties go to the tape whose
     /// oldest queued request is older.
-    fn most_relevant_tape(&self) -> Option<u32> {
+    fn most_relevant_tape(&mut self) -> Option<u32> {
+        for t in self.stale_ranks.drain(..) {
+            self.rank_stale[t as usize] = false;
+            let q = &self.tapes[t as usize];
+            // Taken by a drive since its rise (then it is no candidate).
+            if q.holder.is_none() {
+                self.relevance.raise(t, q.key());
+            }
+        }
         self.relevance.top()
     }
 
