@@ -526,7 +526,8 @@ impl<'a> TapeSystem<'a> {
     }
 
     /// The unheld tape with the most queued bytes; ties go to the tape whose
-    /// oldest queued request is older.
+    /// oldest queued request is older. Passes the rises noted since the last
+    /// look ([`TapeSystem::rerank`]) on to `relevance` first.
     fn most_relevant_tape(&mut self) -> Option<u32> {
         for t in self.stale_ranks.drain(..) {
             self.rank_stale[t as usize] = false;
