@@ -5,7 +5,10 @@ SQLite and against a throwaway PostgreSQL 15 cluster."""
 from __future__ import annotations
 
 import os
+import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -671,3 +674,25 @@ def test_drives_past_the_cap_or_the_system_limits_are_clear_errors(tmp_path, cat
         with pytest.raises(SeekplanError, match="drive 3 of 3 .*can't start new thread"):
             svc.start()
     assert all(not t.is_alive() for t in started)
+
+
+def test_port_0_says_the_port_the_os_picked_and_serves_there(tmp_path):
+    """`--port 0` printed http://127.0.0.1:0/ (the port asked for, not the
+    port bound)."""
+    catalog = tmp_path / "catalog.csv"
+    write_catalog(catalog)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "seekplan", "serve", "--catalog", str(catalog),
+         "--db", str(tmp_path / "s.db"), "--port", "0"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline().decode()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match and match.group(1) != "0", line
+        wait_up(proc, int(match.group(1)))
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import socket
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -751,20 +752,27 @@ def ltfs_copy_cmd(
     console.print(f"copied {copied} files to {dest}; {skipped} already there from an earlier run")
 
 
-def _check_listen(host: str, port: int) -> None:
-    """Fails, before anything is built, unless ``host:port`` can be bound (a
-    name that does not resolve, an address not on this machine, a port in
-    use): the server would otherwise log it and exit with its own code."""
-    import socket
-
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (port 0: one the OS picks), before
+    anything is built; an error naming why it cannot be (a name that does
+    not resolve, an address not on this machine, a port in use), where the
+    server would log it and exit with its own code."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        with socket.socket(family, kind, proto) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
+        sock = socket.socket(family, kind, proto)
     except (OSError, UnicodeError) as e:
-        reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise SeekplanError(f"cannot listen on {host}:{port}: {reason}") from None
+        raise SeekplanError(f"cannot listen on {host}:{port}: {_reason(e)}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        raise SeekplanError(f"cannot listen on {host}:{port}: {_reason(e)}") from None
+    return sock
+
+
+def _reason(e: OSError | UnicodeError) -> str:
+    return e.strerror if isinstance(e, OSError) and e.strerror else str(e)
 
 
 @app.command("serve")
@@ -820,15 +828,17 @@ def serve_cmd(
             "tokens": None if tokens is None else str(tokens),
         },
     )
-    _check_listen(cfg.host, cfg.port)
-    web, service = build(cfg)
-    # Started here, so that a refusal is this command's error; the app's
-    # lifespan then finds it started.
-    service.start()
-    if cfg.host != LOOPBACK:
-        sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
-    sys.stderr.write(f"seekplan serve: status page at http://{cfg.host}:{cfg.port}/\n")
-    uvicorn.run(web, host=cfg.host, port=cfg.port, log_level="warning")
+    with _listen(cfg.host, cfg.port) as sock:
+        web, service = build(cfg)
+        # Started here, so that a refusal is this command's error; the app's
+        # lifespan then finds it started.
+        service.start()
+        if cfg.host != LOOPBACK:
+            sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
+        # The port bound, which `--port 0` leaves to the OS.
+        port = sock.getsockname()[1]
+        sys.stderr.write(f"seekplan serve: status page at http://{cfg.host}:{port}/\n")
+        uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
 
 
 def main() -> None:
