@@ -218,3 +218,22 @@ def test_a_drive_whose_seeks_sum_to_infinity_is_refused(cli, tmp_path):
     batch.write_text("id,block,size\n" + "".join(f"f{i},{i * 1000},10\n" for i in range(20)))
     r = cli("order", batch, "--drive", "x", "--devices", devices)
     assert r.exit_code == 2 and "seek" in r.output and "1e9" in r.output, r.output
+
+
+@pytest.mark.parametrize(
+    ("command", "text", "field"),
+    [
+        ("recall", "duration_h: .nan\n", "duration_h"),
+        ("recall", "library: {rate_mb_s: .inf}\n", "library.rate_mb_s"),
+        ("archive", "workload: {rate_per_hour: -.inf}\n", "workload.rate_per_hour"),
+        ("media", "lambdas: [1, .nan]\n", "lambdas.1"),
+    ],
+)
+def test_a_nan_or_infinity_is_named_as_such(cli, tmp_path, command, text, field):
+    """JSON cannot carry them to the core, whose parser said only
+    "expected value"."""
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    r = cli("simulate", command, path, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert f"{field}: not a finite number (NaN or infinity)" in r.output

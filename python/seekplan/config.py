@@ -14,7 +14,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import read_text
+from seekplan.io import non_finite_field, read_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -207,9 +207,19 @@ def settings(data: Any, origin: str) -> dict[str, Any]:
     return data
 
 
+def require_finite(data: Any, prefix: str = "") -> None:
+    """Refuses a NaN or infinity anywhere in ``data`` (YAML's ``.nan``,
+    ``.inf``), naming its key path after ``prefix``: JSON cannot carry it to
+    the core, whose parser said only "expected value"."""
+    field = non_finite_field(data)
+    if field is not None:
+        raise SeekplanError(f"{prefix}{field}: not a finite number (NaN or infinity)")
+
+
 def checked_by_core(check: Callable[[str], str], data: dict[str, Any], origin: str) -> Any:
     """``data`` as the core's ``check`` returns it (every default filled in),
     or its error as a SeekplanError naming ``origin``."""
+    require_finite(data, f"{origin}: ")
     try:
         return json.loads(check(json.dumps(data)))
     except ValueError as e:

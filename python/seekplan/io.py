@@ -401,7 +401,7 @@ def output_dir(path: str | Path, option: str = "--out") -> Path:
     return p
 
 
-def _non_finite(data: object, where: str = "") -> str | None:
+def non_finite_field(data: object, where: str = "") -> str | None:
     """The key path of the first NaN or infinity in ``data``, if any."""
     if isinstance(data, float) and not math.isfinite(data):
         return where or "value"
@@ -412,7 +412,7 @@ def _non_finite(data: object, where: str = "") -> str | None:
     else:
         return None
     for key, value in items:
-        found = _non_finite(value, f"{where}.{key}" if where else str(key))
+        found = non_finite_field(value, f"{where}.{key}" if where else str(key))
         if found:
             return found
     return None
@@ -438,7 +438,7 @@ def to_json(data: object, indent: int | None = None, nan_as_null: bool = False) 
     try:
         return json.dumps(data, indent=indent, allow_nan=False)
     except ValueError as e:
-        field = _non_finite(data)
+        field = non_finite_field(data)
         if field is None:
             raise
         raise SeekplanError(

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import load_yaml, settings
+from seekplan.config import load_yaml, require_finite, settings
 from seekplan.errors import SeekplanError
 
 
@@ -29,6 +29,7 @@ class MediaStudy:
         keys = set(_core.media_study_keys())
         if "lambda" in settings:
             raise SeekplanError("lambda: a study sets each run's lambda from `lambdas`")
+        require_finite(settings)
         axes = {k: v for k, v in settings.items() if k in keys}
         base = {k: v for k, v in settings.items() if k not in keys}
         try:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
-from seekplan.config import load_yaml, validate
+from seekplan.config import load_yaml, require_finite, validate
 from seekplan.errors import SeekplanError
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
@@ -119,6 +119,7 @@ class StageConfig(BaseModel):
         a recall config reads it."""
         data = named_recall_robot({"library": self.library}, "config")
         data["strategy"] = self.strategy()
+        require_finite(data)
         try:
             return json.loads(_core.recall_config(json.dumps(data)))
         except ValueError as e:
