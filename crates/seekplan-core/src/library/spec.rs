@@ -182,8 +182,9 @@ impl ReadModel {
     /// Drive efficiency of a session whose volume is `share` of the volume
     /// read at full rate (`full_at` of the capacity): the recall simulator
     /// works `share` out with one multiplication by a tape's
-    /// `1 / (capacity * full_at)` rather than two divisions (q2000 runs
-    /// 7-10 % faster; the last bits differ from `efficiency`'s).
+    /// `1 / (capacity * full_at)` rather than two divisions (the clustered
+    /// q2000 Table-1 runs 6-10 % faster; the last bits differ from
+    /// `efficiency`'s).
     pub fn efficiency_of_full(&self, share: f64) -> f64 {
         match *self {
             ReadModel::SessionFraction {

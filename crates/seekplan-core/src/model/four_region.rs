@@ -12,7 +12,7 @@ use super::geometry::Direction;
 use super::helical::LinearSeek;
 use super::short_seek::ShortSeekRegime;
 use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
-use crate::error::{require_rate, require_seconds};
+use crate::error::{require_rate, require_seconds, MAX_STEP_S};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -102,9 +102,15 @@ impl FourRegionModel {
         }
         require_rate(&[("rate_bps", spec.rate_bps)])?;
         for r in spec.regions.iter().chain([&spec.rewind]) {
+            require_seconds(&[("regions", r.startup_s)])?;
             // A slope may be negative (Table 3's lines fall in some
             // regions); bounded like the intercept all the same.
-            require_seconds(&[("regions", r.startup_s), ("regions", r.full_s.abs())])?;
+            if r.full_s.is_nan() || r.full_s.abs() > MAX_STEP_S {
+                return Err(Error::invalid(
+                    "regions",
+                    format!("a slope of {:?} s is beyond ±{MAX_STEP_S:e} s", r.full_s),
+                ));
+            }
         }
         if let Some(short) = &spec.short_seek {
             short.validate()?;
