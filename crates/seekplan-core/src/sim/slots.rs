@@ -43,8 +43,10 @@ pub struct SlotCalendar {
     stale: Option<usize>,
 }
 
-/// The key of time `t`, which is not negative (the clock starts at 0 and
-/// events are never scheduled in the past): the bits of a non-negative
+/// The key of time `t` (of an event time, which is never negative: the
+/// clock starts at 0 and events are never scheduled in the past; of any
+/// other float, a key above [`LAST_KEY`], which is how the scheduling
+/// checks refuse it): the bits of a non-negative
 /// float order as the numbers do, so the bits themselves are the key, and
 /// `t + 0.0` turns a -0.0 (which the scheduling checks let through) into
 /// +0.0, whose bits sort first. Both conversions are free, where keys in the
