@@ -21,7 +21,7 @@ pub(crate) struct RunRoom {
     /// Per-tape buffers of queued reads.
     pub queues: Vec<Vec<Stop>>,
     /// Scratch keys for sorting a batch.
-    pub keys: Vec<u128>,
+    pub keys: Vec<u64>,
     /// Staging times as bits.
     pub times: Vec<u64>,
     /// The requester's ranks of waiting requests (the random strategy's).

@@ -20,7 +20,7 @@ pub(super) fn scan_linear<T: Copy>(
     batch: &mut Vec<T>,
     head: u64,
     start: impl Fn(&T) -> u64,
-    keys: &mut Vec<u128>,
+    keys: &mut Vec<u64>,
     plan: &mut Vec<T>,
 ) {
     debug_assert!(plan.is_empty());
@@ -92,22 +92,41 @@ fn merge_from_ends<T: Copy>(
 
 /// [`scan_linear`] of a batch in any order: behind the head, then the block,
 /// then the index in the batch (which keeps ties in order) packed in one
-/// integer per item and sorted. The index fits its 32 bits: a batch holds
-/// requests of one campaign, whose files are u32s.
+/// integer per item and sorted. The index takes the bits its batch needs,
+/// so a key is 64 bits whenever the blocks leave room (on every tape
+/// modelled so far); a 64-bit sort is about half the instructions of a
+/// 128-bit one. Otherwise the key is 128 bits: the index fits 32 of them,
+/// as a batch holds requests of one campaign, whose files are u32s.
 fn sort_by_keys<T: Copy>(
     batch: &[T],
     head: u64,
     start: &impl Fn(&T) -> u64,
-    keys: &mut Vec<u128>,
+    keys: &mut Vec<u64>,
     plan: &mut Vec<T>,
 ) {
-    keys.clear();
-    keys.extend(batch.iter().enumerate().map(|(i, x)| {
-        let block = start(x);
-        (u128::from(block < head) << 127) | (u128::from(block) << 32) | i as u128
-    }));
-    keys.sort_unstable();
-    plan.extend(keys.iter().rev().map(|&k| batch[k as u32 as usize]));
+    let index_bits = u64::BITS - (batch.len().max(1) - 1).leading_zeros();
+    let last_block = batch.iter().map(start).max().unwrap_or(0);
+    if index_bits < 63 && last_block < 1 << (63 - index_bits) {
+        keys.clear();
+        keys.extend(batch.iter().enumerate().map(|(i, x)| {
+            let block = start(x);
+            (u64::from(block < head) << 63) | (block << index_bits) | i as u64
+        }));
+        keys.sort_unstable();
+        let index = |k: u64| (k & ((1 << index_bits) - 1)) as usize;
+        plan.extend(keys.iter().rev().map(|&k| batch[index(k)]));
+    } else {
+        let mut wide: Vec<u128> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let block = start(x);
+                (u128::from(block < head) << 127) | (u128::from(block) << 32) | i as u128
+            })
+            .collect();
+        wide.sort_unstable();
+        plan.extend(wide.iter().rev().map(|&k| batch[k as u32 as usize]));
+    }
 }
 
 #[cfg(test)]
@@ -140,7 +159,10 @@ mod tests {
                     batch.push((block, batch.len() as u32));
                 }
             }
-            let head = rng.gen_range(0..40);
+            // Every tenth case on blocks too far out for 64-bit keys.
+            let shift = if case % 10 == 9 { u64::MAX / 2 } else { 0 };
+            batch.iter_mut().for_each(|b| b.0 += shift);
+            let head = rng.gen_range(0..40) + shift;
             let mut plan = Vec::new();
             let mut scratch = batch.clone();
             scan_linear(&mut scratch, head, |x| x.0, &mut Vec::new(), &mut plan);

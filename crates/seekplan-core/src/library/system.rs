@@ -168,7 +168,7 @@ pub struct TapeSystem<'a> {
     /// Each tape's [`ReadModel::per_full_volume`].
     per_full_volume: Vec<f64>,
     /// Scratch room of [`scan_linear`].
-    scan_keys: Vec<u128>,
+    scan_keys: Vec<u64>,
     /// Finished mounts, in the order they ended.
     pub mounts: Vec<MountRecord>,
     /// Drive-seconds spent doing something (not idle or empty).
