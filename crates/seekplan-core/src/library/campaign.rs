@@ -258,6 +258,16 @@ impl Campaign {
         &self.tape_requests[self.tape_start[t]..self.tape_start[t + 1]]
     }
 
+    /// Every tape's [`Campaign::tape_requests`], tape after tape.
+    pub fn requests_by_tape(&self) -> &[Request] {
+        &self.tape_requests
+    }
+
+    /// Where `tape`'s requests start in [`Campaign::requests_by_tape`].
+    pub fn tape_requests_start(&self, tape: u32) -> usize {
+        self.tape_start[tape as usize]
+    }
+
     /// Number of files that have arrived by `now`: the first rank of
     /// [`Campaign::nth_arrival`] arriving later.
     pub fn arrived_by(&self, now: f64) -> usize {
@@ -281,14 +291,6 @@ impl Campaign {
     /// read soon ([`Campaign::nth_request`]).
     pub fn prefetch(&self, rank: usize) {
         if let Some(r) = self.arrival_requests.get(rank) {
-            prefetch(r);
-        }
-    }
-
-    /// Asks the memory for `tape`'s `i`-th request in arrival order (if it
-    /// has one), to be read soon.
-    pub fn prefetch_tape_request(&self, tape: u32, i: usize) {
-        if let Some(r) = self.tape_requests(tape).get(i) {
             prefetch(r);
         }
     }

@@ -9,7 +9,7 @@
 //! the end of that run.
 
 use super::Tapes;
-use crate::library::{Campaign, Request, TapeSpec};
+use crate::library::{prefetch, Campaign, Request, TapeSpec};
 use crate::sim::Time;
 use std::collections::VecDeque;
 
@@ -26,8 +26,10 @@ pub(super) struct TapePending {
     pub arrivals: VecDeque<Time>,
     /// Bytes pending (queues without a campaign).
     pub bytes: u64,
-    /// Index of the next pending request in the campaign's requests for
-    /// this tape (queues built for a campaign).
+    /// Index of the tape's next pending request in the campaign's
+    /// [`Campaign::requests_by_tape`] (queues built for a campaign): one
+    /// index into one array, where a tape's own slice cost a take two more
+    /// loads and three bounds checks.
     next: usize,
     /// Requests pending.
     pub len: usize,
@@ -68,7 +70,13 @@ impl<'a> Clusters<'a> {
         };
         let tapes_pending = match (tapes.campaign, campaign) {
             (Some(c), None) => c.files_per_tape().iter().map(|&n| queue(n)).collect(),
-            _ => vec![TapePending::default(); tapes.specs.len()],
+            (_, Some(c)) => (0..tapes.specs.len() as u32)
+                .map(|t| TapePending {
+                    next: c.tape_requests_start(t),
+                    ..TapePending::default()
+                })
+                .collect(),
+            (None, None) => vec![TapePending::default(); tapes.specs.len()],
         };
         Clusters {
             specs: tapes.specs.to_vec(),
@@ -171,11 +179,16 @@ impl<'a> Clusters<'a> {
         let pending = &mut self.tapes[t as usize];
         let request = match self.campaign {
             Some(c) => {
+                let requests = c.requests_by_tape();
+                let request = requests[pending.next];
                 pending.next += 1;
                 // The tape's requests are read in order, a turn apart: ask
-                // for the next lines ahead of time.
-                c.prefetch_tape_request(t, pending.next + PREFETCH_AHEAD);
-                c.tape_requests(t)[pending.next - 1]
+                // for the next lines ahead of time (past the tape's last,
+                // the next tape's first: a harmless hint).
+                if let Some(ahead) = requests.get(pending.next + PREFETCH_AHEAD) {
+                    prefetch(ahead);
+                }
+                request
             }
             None => {
                 pending.arrivals.pop_front();
