@@ -4,7 +4,7 @@ use super::{Pending, Queue, StrategyConfig, Tapes};
 use crate::library::{prefetch, Campaign, Request};
 use crate::sim::Time;
 use crate::Result;
-use rand::{Rng, RngCore};
+use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -43,7 +43,7 @@ impl<T> Draw<T> {
         if self.waiting.is_empty() {
             return None;
         }
-        let i = self.rng.gen_range(0..self.waiting.len());
+        let (i, _) = index_below(&mut self.rng, self.waiting.len());
         Some(self.waiting.swap_remove(i))
     }
 }
@@ -67,11 +67,19 @@ impl Pending for Draw<Request> {
 /// from memory) that many draws before the entry is taken out, and the
 /// entry is taken out (and its request asked from memory) that many takes
 /// before it is passed on.
-const AHEAD: usize = 16;
+///
+/// Six, not more: both stages keep `2 * AHEAD` lines asked for at once, and
+/// past what the core can have in flight the prefetches wait for each other.
+/// At queue 30,000 with the caches emptied between runs (as the bench's
+/// SimPy passes empty them) 6 ahead took 5.3-5.4 ms, 4 ahead 5.4-5.7, 8 ahead
+/// 5.4-5.9, 10 ahead 5.7-6.0, 16 ahead 6.1-6.4 and 64 ahead 5.8-6.3; run
+/// back to back, 6 and 16 alike (2026-11-27).
+const AHEAD: usize = 6;
 
 /// A uniform index below `len` (at least 1), drawn as `rng.gen_range(0..len)`
-/// draws it (rand 0.8: a widening multiply of one `u64` per attempt, an
-/// attempt rejected when its low half falls past the zone), and how many
+/// draws it on 64-bit targets (rand 0.8: a widening multiply of one `u64`
+/// per attempt, an attempt rejected when its low half falls past the zone;
+/// both random queues draw with it, so they agree on any target), and how many
 /// 32-bit words of the generator's stream it used. Knowing the words lets
 /// the queue rewind the generator by arithmetic instead of asking it for its
 /// position on every draw (a runtime-dispatched call and 128-bit sums: 32
@@ -261,8 +269,13 @@ impl Pending for RandomRanks<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
 
+    /// Value for value as `gen_range` on 64-bit targets (where its `usize`
+    /// draws take one `u64` an attempt), so the runs' outcomes are those of
+    /// the queue that called `gen_range`; the word count is what rewinding
+    /// needs, on any target.
+    #[cfg(target_pointer_width = "64")]
     #[test]
     fn index_below_draws_as_gen_range_and_counts_its_words() {
         let mut ours = ChaCha8Rng::seed_from_u64(3);
