@@ -113,6 +113,15 @@ def test_cta_json_lines_and_snake_case_fields_are_read_too(tmp_path):
             '[{"af": {"size": "0"}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]',
             "item 1: af.size",
         ),
+        # A JSON true said "af.size is missing" before.
+        (
+            '[{"af": {"size": true}, "df": {}, "tf": {"fSeq": "1", "blockId": "1"}}]',
+            "item 1: af.size True is not a whole number >= 1",
+        ),
+        (
+            '[{"af": {"size": "1"}, "df": {}, "tf": {"blockId": "1"}}]',
+            "item 1: tf.fSeq is missing",
+        ),
         ('[{"af": {"size": "1"}, "df": {}}]', "item 1: expected objects"),
         ("[1]", "item 1: expected an object"),
         ("[]", "no files"),

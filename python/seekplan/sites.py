@@ -167,8 +167,10 @@ def _field(item: dict[str, Any], *names: str) -> Any:
 
 def _cta_number(value: Any, where: str, what: str, minimum: int) -> int:
     """A protobuf 64-bit number (JSON number or decimal string)."""
-    if isinstance(value, bool) or value is None:
+    if value is None:
         raise SeekplanError(f"{where}: {what} is missing")
+    if isinstance(value, bool):
+        raise SeekplanError(f"{where}: {what} {quote(value)} is not a whole number >= {minimum}")
     try:
         number = int(value) if isinstance(value, int | str) else math.nan
     except ValueError:
