@@ -85,6 +85,12 @@ def test_campaign_loader_and_errors(tmp_path):
             "f,d,T1,0,99999999999999999999\n",
             "line 2: column 'size': 99999999999999999999 is larger",
         ),
+        # A file listed twice was read twice, unsaid.
+        (
+            "f,d,T1,0,10\ng,d,T1,5,10\nf,d,T1,9,10\n",
+            r"line 4: column 'file': 'f' twice \(first: .*line 2\)",
+        ),
+        (" ,d,T1,0,10\n", "line 2: column 'file': empty"),
         # A row's extra field was dropped and a missing one read as "None".
         ("f,d,T1,0,10,7\n", "line 2: wrong number of fields"),
         ("f,d,T1,0\n", "line 2: wrong number of fields"),
@@ -95,6 +101,17 @@ def test_campaign_rows_out_of_range_or_misshapen_name_their_line(tmp_path, text,
     files = tmp_path / "bad.csv"
     files.write_text("file,dataset,tape,block,size\n" + text)
     with pytest.raises(SeekplanError, match=needle):
+        load_campaign(files, tapes)
+
+
+def test_tapeinfo_is_0_or_1(tmp_path):
+    """A tapeinfo of 2 was taken as 1."""
+    _, tapes = _write_campaign(tmp_path)
+    files = tmp_path / "info.csv"
+    files.write_text("file,dataset,tape,block,size,tapeinfo\nf,d,T1,0,10,0\ng,d,T1,5,10,1\n")
+    assert list(load_campaign(files, tapes).tapeinfo) == [False, True]
+    files.write_text("file,dataset,tape,block,size,tapeinfo\nf,d,T1,0,10,2\n")
+    with pytest.raises(SeekplanError, match="line 2: column 'tapeinfo': 2 is not 0 or 1"):
         load_campaign(files, tapes)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.io import check_header, csv_rows, int_field, read_lines
 
 TB = 10**12
@@ -127,8 +127,16 @@ def _load(fp: Path, tp: Path) -> Campaign:
         used.append(u)
     header, file_rows = _rows(fp, ("file", "dataset", "tape", "block", "size"))
     datasets: dict[str, int] = {}
+    first_listed: dict[str, str] = {}
     cols: dict[str, list[float]] = {k: [] for k in ("ds", "tape", "block", "size", "t", "info")}
     for where, row in file_rows:
+        # A file listed twice was two requests for one file, read twice.
+        file_id = row["file"].strip()
+        if not file_id:
+            raise SeekplanError(f"{where}: column 'file': empty")
+        first = first_listed.setdefault(file_id, where)
+        if first != where:
+            raise SeekplanError(f"{where}: column 'file': {quote(file_id)} twice (first: {first})")
         tape = row["tape"].strip()
         if tape not in names:
             raise SeekplanError(f"{where}: column 'tape': unknown tape {tape!r} (not in {tp})")
@@ -148,6 +156,8 @@ def _load(fp: Path, tp: Path) -> Campaign:
         info = 1
         if "tapeinfo" in header and row["tapeinfo"].strip():
             info = int_field(row["tapeinfo"], "tapeinfo", where, 0)
+            if info > 1:
+                raise SeekplanError(f"{where}: column 'tapeinfo': {info} is not 0 or 1")
         cols["ds"].append(datasets.setdefault(row["dataset"].strip(), len(datasets)))
         cols["tape"].append(t)
         cols["block"].append(block)
