@@ -123,21 +123,19 @@ const RING: usize = (2 * AHEAD + 1).next_power_of_two();
 ///
 /// The draws made ahead sit in one ring, oldest first, counted by three
 /// running positions: `taken..out` are taken out of the queue (rank known),
-/// `out..end` only chosen (index known). Two `VecDeque`s, one per stage,
+/// `out..end` only chosen (index known), and how far to rewind the generator
+/// is the sum of their words. Two `VecDeque`s, one per stage,
 /// took 28 more instructions an event at queue 30,000 (callgrind,
 /// 2026-11-27).
 pub struct RandomRanks<'a> {
     campaign: &'a Campaign,
     waiting: Draw<u32>,
-    /// Boxed: inline, its 768 bytes would make every queue of the enum as
-    /// large.
+    /// Boxed: inline, its 192 bytes would make every queue of the enum
+    /// that much larger than the others need.
     ring: Box<[Ahead; RING]>,
     taken: usize,
     out: usize,
     end: usize,
-    /// Generator words used by the draws in the ring: how far
-    /// [`RandomRanks::undraw`] rewinds the generator.
-    words_ahead: u64,
 }
 
 impl<'a> RandomRanks<'a> {
@@ -153,7 +151,6 @@ impl<'a> RandomRanks<'a> {
             taken: 0,
             out: 0,
             end: 0,
-            words_ahead: 0,
         }
     }
 
@@ -166,7 +163,6 @@ impl<'a> RandomRanks<'a> {
         }
         let (index, words) = index_below(&mut w.rng, len);
         prefetch(&w.waiting[index]);
-        self.words_ahead += u64::from(words);
         // The index is below the queue's length, which counts u32 ranks.
         self.ring[self.end % RING] = Ahead {
             index: index as u32,
@@ -191,12 +187,14 @@ impl<'a> RandomRanks<'a> {
     }
 
     /// Puts the draws made ahead back, last first, and rewinds the
-    /// generator to before the first of them.
+    /// generator by the words they used, to before the first of them.
     fn undraw(&mut self) {
-        if self.words_ahead > 0 {
+        let words: u64 = (self.taken..self.end)
+            .map(|i| u64::from(self.ring[i % RING].words))
+            .sum();
+        if words > 0 {
             let rng = &mut self.waiting.rng;
-            rng.set_word_pos(rng.get_word_pos() - u128::from(self.words_ahead));
-            self.words_ahead = 0;
+            rng.set_word_pos(rng.get_word_pos() - u128::from(words));
         }
         let w = &mut self.waiting.waiting;
         for i in (self.taken..self.out).rev() {
@@ -240,7 +238,6 @@ impl Pending for RandomRanks<'_> {
         }
         let next = self.ring[self.taken % RING];
         self.taken += 1;
-        self.words_ahead -= u64::from(next.words);
         Some(
             self.campaign
                 .nth_request(next.rank as usize)
