@@ -40,6 +40,19 @@ def write_catalog(path: Path, tapes: tuple[str, ...] = TAPES, per_tape: int = FI
     return order
 
 
+def reads(buffer: Path) -> list[str]:
+    """The paths the simulated backend's read log says were read, in order
+    (each line ``read\t"<JSON path>"``)."""
+    import json
+
+    out = []
+    for line in (buffer / "reads.log").read_text().splitlines():
+        what, _, raw = line.partition("\t")
+        if what == "read":
+            out.append(json.loads(raw))
+    return out
+
+
 def free_port() -> int:
     """A TCP port free on loopback now."""
     with socket.socket() as s:

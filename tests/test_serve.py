@@ -18,7 +18,7 @@ import httpx
 import pytest
 import yaml
 from fastapi.testclient import TestClient
-from serve_support import free_port, server, wait_up, write_catalog
+from serve_support import free_port, reads, server, wait_up, write_catalog
 
 from seekplan.errors import SeekplanError
 from seekplan.serve import build
@@ -231,8 +231,7 @@ def test_read_order_on_a_tape_is_the_cores(tmp_path):
         ]
         svc.pause(False)
         wait_done(c, rid)
-    log = (tmp_path / "buffer" / "reads.log").read_text().split()
-    read = [int(x[2:]) for x in log if x.startswith("/f")]
+    read = [int(p[2:]) for p in reads(tmp_path / "buffer")]
     assert read == sorted(blocks)
 
 
@@ -386,13 +385,9 @@ def test_kill_9_and_restart(tmp_path, db_url, catalog):
             for p, s in before[rid].items():
                 if s == "COMPLETED":
                     assert got[p] == "COMPLETED"
-    reads = Counter(
-        line.split("\t")[1]
-        for line in (tmp_path / "buffer" / "reads.log").read_text().splitlines()
-        if line.startswith("read\t")
-    )
-    assert set(reads) == set(paths)
-    assert max(reads.values()) == 1
+    read = Counter(reads(tmp_path / "buffer"))
+    assert set(read) == set(paths)
+    assert max(read.values()) == 1
 
 
 def test_serve_cli_listens_on_loopback(tmp_path, catalog):

@@ -30,6 +30,9 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.serve.backend import BACKENDS, BackendContext
     from seekplan.serve.catalog import load_catalog, ltfs_catalog
     from seekplan.serve.clock import Clock, ModelledClock
+    from seekplan.serve.config import duration_s
+    from seekplan.serve.faults import FaultInjector
+    from seekplan.serve.guard import DatabaseGuard
     from seekplan.serve.scheduler import Scheduler, make_requester
     from seekplan.serve.service import Service, buffer_dir
 
@@ -75,6 +78,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
             clock=clock,
             buffer=output_dir(buffer_dir(cfg.db, cfg.buffer), "buffer"),
             ltfs_root=root,
+            faults=FaultInjector(cfg.inject) if cfg.inject is not None else None,
         )
     )
     engine = db.connect(cfg.db, cfg.full_sync)
@@ -89,6 +93,12 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         max_active=cfg.limits.max_active_requests_per_client,
         retry_after_s=cfg.limits.retry_after_s,
         unavailable_tapes=cfg.unavailable_tapes,
+        retry=cfg.retry,
+        deadline=cfg.read_deadline,
+        drive_repair_s=cfg.drive_repair_s,
+        default_lifetime_s=duration_s(cfg.default_disk_lifetime),
+        max_lifetime_s=duration_s(cfg.max_disk_lifetime),
+        guard=DatabaseGuard(engine, engine.url.render_as_string(hide_password=True)),
     )
     app = create_app(service, cfg.sitename, cfg.description, tokens, cfg.limits.max_body_bytes)
     return app, service

@@ -25,14 +25,16 @@ from starlette.responses import HTMLResponse
 from seekplan.errors import SeekplanError
 from seekplan.io import read_text
 from seekplan.serve.catalog import sanitise
+from seekplan.serve.config import duration_s
 from seekplan.serve.page import render_page
+from seekplan.serve.problems import install as install_problem_handlers
+from seekplan.serve.problems import problem
 from seekplan.serve.service import ApiError, Service
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 API = "/api/v1"
 #: The client name requests get when the service runs without tokens.
 ANONYMOUS = "anonymous"
-PROBLEM = "application/problem+json"
 
 
 def load_tokens(path: str | Path) -> dict[str, str]:
@@ -57,14 +59,6 @@ def load_tokens(path: str | Path) -> dict[str, str]:
     if not tokens:
         raise SeekplanError(f"{p}: no tokens")
     return tokens
-
-
-def problem(status: int, title: str, detail: str | None = None, **headers: str) -> Response:
-    """An RFC 7807 response."""
-    body: dict[str, Any] = {"status": status, "title": title}
-    if detail is not None:
-        body["detail"] = detail
-    return Response(json.dumps(body), status_code=status, media_type=PROBLEM, headers=headers)
 
 
 #: Longest path accepted (Linux's PATH_MAX).
@@ -134,22 +128,27 @@ def _paths(body: Any) -> list[str]:
     return [_check_path(p, f"paths[{i}]") for i, p in enumerate(paths)]
 
 
-def _stage_paths(body: Any) -> list[str]:
+def _stage_files(body: Any) -> tuple[list[str], dict[str, float]]:
+    """The paths of a stage body, and the diskLifetime (seconds) of those
+    that give one."""
     files = body.get("files") if isinstance(body, dict) else None
     if not isinstance(files, list) or not files:
         raise _json_error("files - Field does not exist or is not a valid non-empty array")
     out = []
+    lifetimes: dict[str, float] = {}
     for i, f in enumerate(files):
         path = f.get("path") if isinstance(f, dict) else None
         if not isinstance(path, str):
             raise _json_error(f"files[{i}].path - Field does not exist or is not a string")
-        # Ignored, but of the document's types when present.
-        if "diskLifetime" in f and not isinstance(f["diskLifetime"], str):
-            raise _json_error(f"files[{i}].diskLifetime - not an ISO 8601 duration string")
         if "targetedMetadata" in f and not isinstance(f["targetedMetadata"], dict):
             raise _json_error(f"files[{i}].targetedMetadata - not an object")
         out.append(_check_path(path, f"files[{i}].path"))
-    return out
+        if "diskLifetime" in f:
+            try:
+                lifetimes[sanitise(path)] = duration_s(f["diskLifetime"])
+            except ValueError as e:
+                raise _json_error(f"files[{i}].diskLifetime - {e}") from None
+    return out, lifetimes
 
 
 def create_app(
@@ -189,6 +188,8 @@ def create_app(
         return problem(
             e.status_code, titles.get(e.status_code, "Error"), str(e.detail), **(e.headers or {})
         )
+
+    install_problem_handlers(app)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_r: Request, e: RequestValidationError) -> Response:
@@ -233,8 +234,8 @@ def create_app(
     @app.post(f"{API}/stage", status_code=201)
     async def stage(request: Request) -> Response:
         client = client_of(request)
-        paths = _stage_paths(await _body(request, max_body_bytes))
-        rid = await threaded(service.stage, client, paths)
+        paths, lifetimes = _stage_files(await _body(request, max_body_bytes))
+        rid = await threaded(service.stage, client, paths, lifetimes)
         location = f"{str(request.base_url).rstrip('/')}{API}/stage/{rid}"
         return Response(
             json.dumps({"requestId": rid}),

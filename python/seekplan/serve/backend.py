@@ -28,10 +28,34 @@ from seekplan import _core
 from seekplan.errors import SeekplanError
 from seekplan.hardware import Hardware
 from seekplan.serve.clock import Clock
+from seekplan.serve.faults import FaultInjector
 
 
 class BackendError(Exception):
-    """A file could not be staged; the message is the file's `error`."""
+    """A file could not be staged; the message is the file's `error`.
+    ``kind`` names the retry rule that applies (``retry:`` in stage.yaml):
+    ``read`` (the default: a media or copy error of this file)."""
+
+    kind = "read"
+
+
+class DriveFailure(BackendError):
+    """The drive failed: it goes out of service for ``drive_repair_s`` and
+    its tape's files go to the other drives."""
+
+    kind = "drive"
+
+
+class MountFailure(BackendError):
+    """The tape cannot be mounted (damaged, missing, unreadable label)."""
+
+    kind = "mount"
+
+
+class RobotFailure(BackendError):
+    """A robot move failed (the cartridge stayed where it was)."""
+
+    kind = "robot"
 
 
 @dataclass(frozen=True)
@@ -109,8 +133,11 @@ class SimulatedBackend:
         clock: Clock,
         buffer: Path,
         tape_capacity_bytes: int,
+        faults: FaultInjector | None = None,
     ) -> None:
         self.drive = hardware["drive"]
+        #: Faults to inject (None: a healthy library).
+        self.faults = faults
         self.model = drive_model
         #: A tape's capacity, the session-fraction read model's denominator.
         self.capacity_bytes = tape_capacity_bytes
@@ -142,8 +169,14 @@ class SimulatedBackend:
                 self.clock.notify_all(self._arm_free)
 
     def mount(self, drive: int, tape: str) -> None:
-        """Robot fetch, load and thread times."""
+        """Robot fetch, load and thread times; an injected mount fault is
+        raised after the robot's move."""
+        fault = self.faults.mount_fault(tape) if self.faults is not None else None
         self._robot(self.fetch_s)
+        if fault == "robot_failure":
+            raise RobotFailure(f"robot failed to move tape {tape} to drive {drive}")
+        if fault == "unmountable":
+            raise MountFailure(f"tape {tape} cannot be mounted (injected fault)")
         self.clock.sleep(float(self.drive["load_s"]) + float(self.drive["thread_s"]))
 
     def unmount(self, drive: int, tape: str) -> None:
@@ -162,20 +195,37 @@ class SimulatedBackend:
         return positional_read_seconds(self.model, self.rate_bps, job.head, job.block, job.size)
 
     def read(self, drive: int, job: ReadJob) -> None:
-        """Waits the read's time (:meth:`read_seconds`), then logs one line."""
-        self.clock.sleep(self.read_seconds(job))
+        """Waits the read's time (:meth:`read_seconds`), then logs one line
+        (the path JSON-encoded: no path's bytes can forge a line). An
+        injected fault fails the read half way, or hangs it until the
+        service stops."""
+        fault = self.faults.read_fault(job.path) if self.faults is not None else None
+        seconds = self.read_seconds(job)
+        if fault is None:
+            self.clock.sleep(seconds)
+        elif fault == "hang":
+            with self.clock.idle():
+                self.clock.stop.wait()
+        else:
+            self.clock.sleep(seconds / 2)
+            if fault == "read_error":
+                raise BackendError(f"media error reading {job.path} on tape {job.tape}")
+            if fault == "drive_failure":
+                raise DriveFailure(f"drive {drive} failed reading tape {job.tape}")
+            raise RuntimeError(f"injected backend crash reading {job.path}")
         if self.clock.stop.is_set():
             raise BackendError("service stopping")
-        with self._log_lock:
-            self._log.write(f"read\t{job.path}\n")
-            self._log.flush()
+        self._write("read", job.path)
 
     def on_disk(self) -> set[str]:
         """Paths read and not evicted, from the log."""
         held: set[str] = set()
         with self.log_path.open(encoding="utf-8") as f:
             for line in f:
-                what, _, path = line.rstrip("\n").partition("\t")
+                what, _, raw = line.rstrip("\n").partition("\t")
+                path = _log_path(raw)
+                if path is None:
+                    continue  # a line cut short by a crash
                 if what == "read":
                     held.add(path)
                 elif what == "evict":
@@ -184,14 +234,29 @@ class SimulatedBackend:
 
     def evict(self, path: str) -> None:
         """Logs the eviction."""
+        self._write("evict", path)
+
+    def _write(self, what: str, path: str) -> None:
         with self._log_lock:
-            self._log.write(f"evict\t{path}\n")
+            self._log.write(f"{what}\t{json.dumps(path)}\n")
             self._log.flush()
 
     def close(self) -> None:
         """Closes the log."""
         with self._log_lock:
             self._log.close()
+
+
+def _log_path(raw: str) -> str | None:
+    """A read log line's path: JSON (since issue 35; a newline in a path
+    cannot forge a line) or, in logs written before, the raw text."""
+    if not raw.startswith('"'):
+        return raw
+    try:
+        path = json.loads(raw)
+    except ValueError:
+        return None
+    return path if isinstance(path, str) else None
 
 
 class LtfsBackend:
@@ -266,6 +331,8 @@ class BackendContext:
     buffer: Path
     #: The mounted LTFS volumes, if configured.
     ltfs_root: Path | None
+    #: Faults the simulated backend injects (``inject:``), if any.
+    faults: FaultInjector | None = None
 
 
 @dataclass(frozen=True)
@@ -286,7 +353,7 @@ class BackendKind:
 def _simulated(ctx: BackendContext) -> Backend:
     return SimulatedBackend(
         ctx.hardware, ctx.read_model, ctx.drive_model, ctx.clock, ctx.buffer,
-        ctx.tape_capacity_bytes,
+        ctx.tape_capacity_bytes, ctx.faults,
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from seekplan.config import load_yaml, require_finite, validate
 from seekplan.errors import SeekplanError
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
+from seekplan.serve.faults import FaultPlan, ReadDeadline, RetryPolicy
 
 LOOPBACK = "127.0.0.1"
 
@@ -30,8 +31,10 @@ class Limits(BaseModel):
 
     #: Files in one stage request.
     max_files_per_request: int = Field(default=200_000, ge=1)
-    #: Requests of one client not yet completed (nor deleted).
-    max_active_requests_per_client: int = Field(default=1_000, ge=1)
+    #: Requests of one client not yet completed (nor deleted). WLCG's agreed
+    #: tape-challenge load is 5,000 requests of 200 files per VO (each VO one
+    #: FTS client); twice that leaves room for a second FTS instance.
+    max_active_requests_per_client: int = Field(default=10_000, ge=1)
     #: Seconds a refused client is told to wait.
     retry_after_s: int = Field(default=60, ge=1)
     #: Bytes of one request body; larger bodies get 413 before they are read
@@ -96,6 +99,29 @@ class StageConfig(BaseModel):
     tokens: str | None = None
     #: Caps per request and per client.
     limits: Limits = Field(default_factory=Limits)
+    #: Retries per kind of failure (read, drive, mount, robot, timeout, other).
+    retry: RetryPolicy = Field(default_factory=RetryPolicy)
+    #: How long a read may run before it is given up (and when it looks stuck).
+    read_deadline: ReadDeadline = Field(default_factory=ReadDeadline)
+    #: Seconds (of the backend's clock) a failed drive stays out of service
+    #: before it is tried again: an hour, the order of a site's call-out
+    #: time; a hung drive comes back as soon as its call returns.
+    drive_repair_s: float = Field(default=3600.0, gt=0, le=86_400 * 365)
+    #: Pin lifetime of a staged copy whose request gives no diskLifetime
+    #: (ISO 8601 duration). A day: long enough for FTS to transfer the file
+    #: out of a busy queue, short enough that a client that never releases
+    #: does not fill the buffer.
+    default_disk_lifetime: str = "P1D"
+    #: The longest diskLifetime granted; longer asks are cut to it.
+    max_disk_lifetime: str = "P30D"
+    #: Faults the simulated backend injects (tests, rehearsals); none by default.
+    inject: FaultPlan | None = None
+
+    @field_validator("default_disk_lifetime", "max_disk_lifetime")
+    @classmethod
+    def _duration(cls, v: str) -> str:
+        duration_s(v)
+        return v
 
     @field_validator("order")
     @classmethod
@@ -124,6 +150,24 @@ class StageConfig(BaseModel):
             return json.loads(_core.recall_config(json.dumps(data)))
         except ValueError as e:
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
+
+
+def duration_s(text: str) -> float:
+    """Seconds of an ISO 8601 duration (``PT1H``, ``P7D``, ``P1DT12H``);
+    ValueError for anything else or a negative one."""
+    from datetime import timedelta
+
+    from pydantic import TypeAdapter, ValidationError
+
+    if not isinstance(text, str) or not text.startswith("P"):
+        raise ValueError(f"{text!r} is not an ISO 8601 duration (e.g. PT1H, P7D)")
+    try:
+        seconds = TypeAdapter(timedelta).validate_python(text).total_seconds()
+    except ValidationError:
+        raise ValueError(f"{text!r} is not an ISO 8601 duration (e.g. PT1H, P7D)") from None
+    if seconds < 0:
+        raise ValueError(f"{text!r} is negative")
+    return seconds
 
 
 #: Most drives the service runs: it gives each drive a worker thread. An IBM
@@ -186,4 +230,8 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
         )
     if kind.needs is not None and getattr(cfg, kind.needs) is None:
         raise SeekplanError(f"{origin}: backend: {cfg.backend!r} needs {kind.needs}")
+    if cfg.inject is not None and not kind.simulated_clock:
+        raise SeekplanError(
+            f"{origin}: inject: faults are injected by the simulated backend, not {cfg.backend!r}"
+        )
     return cfg

@@ -43,6 +43,9 @@ requests = sa.Table(
     sa.Column("deleted", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("n_files", sa.Integer, nullable=False),
     *(sa.Column(c, sa.Integer, nullable=False) for c in COUNT_COLUMN.values()),
+    # False while a large request's files are being written in chunks: such
+    # a request was never acknowledged, and start-up deletes it.
+    sa.Column("accepted", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("requests_client", "client"),
 )
 
@@ -60,8 +63,18 @@ files = sa.Table(
     sa.Column("started_at", sa.Float, nullable=True),
     sa.Column("finished_at", sa.Float, nullable=True),
     sa.Column("released", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The diskLifetime the client asked for (seconds), and when the pin of a
+    # staged copy expires.
+    sa.Column("lifetime_s", sa.Float, nullable=True),
+    sa.Column("pin_expires_at", sa.Float, nullable=True),
     sa.Index("files_request", "request_id"),
     sa.Index("files_state", "state"),
+    # A release or cancel of some paths of a request finds them through this
+    # index (O(files named), not O(files of the request)).
+    sa.Index("files_request_path", "request_id", "path"),
+    # A release without a known request id finds the client's copies by path.
+    sa.Index("files_path", "path"),
+    sa.Index("files_pin_expiry", "pin_expires_at"),
 )
 
 #: Files on the disk buffer, with how many unreleased staged files pin them.

@@ -70,6 +70,20 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         f"to the tape system; {snap['poll_rate']:.1f} polls/s (last 10 s); "
         f"{snap['throttled']:,} requests refused with 429.</p>"
     )
+    if snap["lost"]:
+        out.append(f"<p class='bad' id='lost'>Not acknowledging: {e(snap['lost'])}</p>")
+    if snap["stuck"]:
+        out.append(
+            "<h2 class='bad'>Reads that look stuck</h2><table id='stuck'><tr><th>drive</th>"
+            "<th>file</th><th>running</th><th>estimate</th></tr>"
+        )
+        for r in snap["stuck"]:
+            out.append(
+                f"<tr><td>{r['drive']}</td><td>{e(r['path'])}</td>"
+                f"<td class='num'>{_duration(r['running_s'])}</td>"
+                f"<td class='num'>{_duration(r['estimate_s'])}</td></tr>"
+            )
+        out.append("</table>")
     out.append(
         "<h2>Drives</h2><table><tr><th>drive</th><th>tape</th><th>activity</th>"
         "<th>file</th><th>MB/s</th></tr>"
@@ -94,6 +108,18 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
             f"<tr><td>{e(t['tape'])}</td><td>{drive}</td><td class='num'>{t['queued']:,}</td>"
             f"<td class='num'>{t['planned']:,}</td><td class='num'>{_size(t['bytes'])}</td>"
             f"<td class='num'>{est}</td><td class='plan'>{plan}</td></tr>"
+        )
+    out.append(
+        f"</table><h2>Failed files</h2><p>{snap['retrying']:,} failed reads waiting to be "
+        "tried again (<code>retry:</code>).</p><table id='failed'><tr><th>file</th>"
+        "<th>tape</th><th>error</th><th>at</th></tr>"
+    )
+    if not snap["failed"]:
+        out.append("<tr><td colspan='4'>none</td></tr>")
+    for f in snap["failed"]:
+        out.append(
+            f"<tr><td>{e(f.path)}</td><td>{e(f.tape)}</td><td>{e(f.error)}</td>"
+            f"<td>{_when(f.at)}</td></tr>"
         )
     out.append(
         "</table><h2>Recent requests</h2><table><tr><th>request</th><th>client</th>"

@@ -24,6 +24,7 @@ which does the CPU work of ordering outside it).
 
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import threading
@@ -52,6 +53,12 @@ class Job:
     rows: dict[int, tuple[str, str]] = field(default_factory=dict)
     #: Arrival sequence number: the job's key in the requester (smaller is older).
     seq: int = 0
+    #: Failed attempts so far, per failure kind (``retry:``'s rules).
+    failures: dict[str, int] = field(default_factory=dict)
+    #: Rows released before the file was staged: they complete unpinned.
+    released: set[int] = field(default_factory=set)
+    #: Virtual time a failed read is queued again at (None: not waiting).
+    retry_at: float | None = None
 
 
 class Requester(Protocol):
@@ -112,6 +119,10 @@ class TapeQueue:
     bytes: int = 0
     #: Drive holding the tape (reading it or about to), or None.
     holder: int | None = None
+    #: After a failed mount, no drive takes the tape before this virtual time.
+    not_before: float = 0.0
+    #: Failed mounts since the last good one, per failure kind.
+    mount_failures: dict[str, int] = field(default_factory=dict)
 
     def oldest(self) -> int:
         """Arrival sequence number of the oldest queued file."""
@@ -138,6 +149,11 @@ class DriveState:
     planning: bool = False
     #: Bytes read since the tape was mounted (the session so far).
     mount_bytes: int = 0
+    #: Out of service (failed) until this virtual time, or None.
+    down_until: float | None = None
+    #: Virtual time the current read started, and its estimated seconds.
+    read_started: float = 0.0
+    read_estimate_s: float = 0.0
 
 
 @dataclass
@@ -179,6 +195,8 @@ class Scheduler:
         #: Files passed on to the tape system and not yet read.
         self.in_system = 0
         self.seq = 0
+        #: Failed reads waiting to be queued again: (virtual time, seq, job).
+        self.retries: list[tuple[float, int, Job]] = []
 
     # ---- arrivals and cancellations -------------------------------------
 
@@ -197,6 +215,10 @@ class Scheduler:
             return
         if self.in_requester.pop(job.seq, None) is not None:
             return  # the requester's key is skipped when taken
+        if job.retry_at is not None:
+            job.retry_at = None  # skipped when its time comes
+            self.in_system -= 1
+            return
         q = self.tapes[job.tape]
         if q.jobs.pop(path, None) is not None:
             q.bytes -= job.size
@@ -212,7 +234,15 @@ class Scheduler:
     # ---- the tape system ------------------------------------------------
 
     def refill(self, now: float) -> None:
-        """Passes files from the requester to the tape-system queue while it has room."""
+        """Queues again the failed reads whose back-off has passed, then
+        passes files from the requester to the tape-system queue while it
+        has room."""
+        while self.retries and self.retries[0][0] <= now:
+            at, _, due = heapq.heappop(self.retries)
+            if due.retry_at != at or self.jobs.get(due.path) is not due:
+                continue  # cancelled meanwhile
+            due.retry_at = None
+            self._enqueue(due)
         while self.in_system < self.queue_size:
             key = self.requester.take(now)
             if key is None:
@@ -220,16 +250,65 @@ class Scheduler:
             job = self.in_requester.pop(key, None)
             if job is None:
                 continue  # cancelled while in the requester
-            q = self.tapes[job.tape]
-            q.jobs[job.path] = job
-            q.bytes += job.size
+            self._enqueue(job)
             self.in_system += 1
 
-    def _most_relevant(self) -> int | None:
+    def _enqueue(self, job: Job) -> None:
+        q = self.tapes[job.tape]
+        q.jobs[job.path] = job
+        q.bytes += job.size
+
+    def retry(self, d: int, job: Job, at: float) -> None:
+        """Drive ``d``'s read of ``job`` failed and is tried again from
+        virtual time ``at`` (it stays in the tape system meanwhile)."""
+        self.drives[d].current = None
+        job.retry_at = at
+        heapq.heappush(self.retries, (at, job.seq, job))
+
+    def drive_failed(self, d: int, until: float) -> None:
+        """Drive ``d`` is out of service until virtual time ``until``: its
+        planned files go back to their tape's queue for the other drives,
+        and its tape is free."""
+        drive = self.drives[d]
+        for job in drive.plan:
+            self._enqueue(job)
+        drive.plan = []
+        drive.current = None
+        if drive.held is not None:
+            self.tapes[drive.held].holder = None
+        drive.held = None
+        drive.mounted = None
+        drive.down_until = until
+
+    def mount_failed(self, d: int, tape: int, kind: str, not_before: float) -> int:
+        """Drive ``d`` could not mount ``tape``: the tape is free again, and
+        no drive takes it before ``not_before``; returns the failures of
+        this kind so far."""
+        drive = self.drives[d]
+        q = self.tapes[tape]
+        q.holder = None
+        q.not_before = not_before
+        q.mount_failures[kind] = q.mount_failures.get(kind, 0) + 1
+        drive.held = None
+        drive.activity = "empty"
+        return q.mount_failures[kind]
+
+    def next_wake(self, now: float) -> float | None:
+        """Virtual seconds from ``now`` after which a drive should look for
+        work although nobody notified it: the requester's time rules, a
+        retry's back-off, a failed drive's repair, a tape's mount back-off."""
+        times = [self.requester.next_wake()]
+        if self.retries:
+            times.append(self.retries[0][0] - now)
+        times += [d.down_until - now for d in self.drives if d.down_until is not None]
+        times += [q.not_before - now for q in self.tapes if q.jobs and q.not_before > now]
+        return min((t for t in times if t is not None), default=None)
+
+    def _most_relevant(self, now: float) -> int | None:
         best: tuple[int, int] | None = None
         tape = None
         for t, q in enumerate(self.tapes):
-            if q.holder is None and q.jobs:
+            if q.holder is None and q.jobs and q.not_before <= now:
                 key = (q.bytes, -q.oldest())
                 if best is None or key > best:
                     best, tape = key, t
@@ -243,6 +322,11 @@ class Scheduler:
         """What drive ``d`` does next, or None (nothing to do now)."""
         self.refill(now)
         drive = self.drives[d]
+        if drive.down_until is not None:
+            if now < drive.down_until:
+                return None
+            drive.down_until = None
+            drive.activity = "empty"
         if drive.planning:
             return None
         if drive.held is not None:
@@ -265,7 +349,7 @@ class Scheduler:
                 drive.current = job
                 drive.activity = "reading"
                 return Action("read", job=job, tape=drive.held)
-        t = self._most_relevant()
+        t = self._most_relevant(now)
         if t is None:
             drive.activity = "idle" if drive.mounted is not None else "empty"
             return None
@@ -321,6 +405,7 @@ class Scheduler:
         drive.mounted = tape
         drive.head = 0
         drive.mount_bytes = 0
+        self.tapes[tape].mount_failures.clear()
 
     def unmounted(self, d: int) -> None:
         """Drive ``d`` is empty."""

@@ -1,9 +1,17 @@
-"""The staging service: requests in the database, files in the scheduler, one
-worker thread per drive driving the backend.
+"""The staging service's request lifecycle: the API's operations (stage,
+status, cancel, delete, release, archive info), start-up recovery, and pin
+expiry. The drives are :mod:`seekplan.serve.drives`, the records
+:mod:`seekplan.serve.store`, the status page's figures
+:mod:`seekplan.serve.snapshot`.
 
-Durability rules (issue 15, item 4):
+Durability rules (issue 15, item 4; issue 35, item 5):
 
-* a stage request and all its files are committed before the 201 is sent;
+* a stage request and all its files are committed before the 201 is sent
+  (large requests in chunks; a request is visible only once its last chunk
+  and its ``accepted`` flag are committed, and start-up deletes one that
+  never was);
+* nothing is acknowledged unless the database is still the one opened (a
+  SQLite file deleted or replaced under the service answers 503);
 * a file's COMPLETED is committed only after the backend says its buffer copy
   is whole, and at start-up files the backend already holds are completed
   without being read again (so nothing is read twice to the buffer);
@@ -11,9 +19,8 @@ Durability rules (issue 15, item 4):
   file that was being read keeps its STARTED state (the API has no way back
   to SUBMITTED) and is read again; terminal files are never touched.
 
-Locks: ``self.wlock`` serialises every database write and every change to
-whom a job's rows belong; the scheduler's lock is taken inside it, never
-around it.
+Locks: the store's ``wlock`` is held per transaction (bulk work in chunks);
+the scheduler's lock is taken inside it, never around it.
 """
 
 from __future__ import annotations
@@ -24,146 +31,48 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from prometheus_client import CollectorRegistry, Counter, Gauge
-from sqlalchemy.engine import Connection, Engine
+from prometheus_client import Gauge
 
 from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import Hardware
 from seekplan.serve import db
-from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
+from seekplan.serve.backend import Backend
 from seekplan.serve.catalog import Catalog, sanitise
 from seekplan.serve.clock import Clock
-from seekplan.serve.db import CANCELLED, COMPLETED, FAILED, STARTED, SUBMITTED, TERMINAL
+from seekplan.serve.db import CANCELLED, COMPLETED, FAILED, STARTED, SUBMITTED
+from seekplan.serve.drives import Drives
+from seekplan.serve.faults import ReadDeadline, RetryPolicy
+from seekplan.serve.guard import DatabaseGuard
+from seekplan.serve.metrics import Stats
 from seekplan.serve.scheduler import Job, Scheduler
+from seekplan.serve.store import ApiError, Store, Summary, chunks
+
+__all__ = ["ApiError", "Service", "Summary", "buffer_dir"]
 
 #: Error texts a client sees per file.
 NOT_IN_CATALOG = "file does not exist or is not accessible to you (not in the tape catalog)"
 NOT_ON_TAPE = "not a tape-stored file (0 bytes)"
 CANCELLED_ERROR = "stage cancelled by the client"
-#: Recent requests listed on the status page.
-RECENT = 10
 #: Status bodies kept, most recently used first.
 CACHE_ENTRIES = 32
-#: Rows per statement when a list of ids goes into an IN clause.
-CHUNK = 5_000
-
-
-class ApiError(Exception):
-    """An RFC 7807 problem: HTTP status, title, detail, extra headers."""
-
-    def __init__(
-        self,
-        status: int,
-        title: str,
-        detail: str | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(detail or title)
-        self.status = status
-        self.title = title
-        self.detail = detail
-        self.headers = headers or {}
-
-
-@dataclass(frozen=True)
-class Summary:
-    """A request's row: who, when, and its kept counts per state."""
-
-    id: str
-    client: str
-    created_at: float
-    started_at: float | None
-    completed_at: float | None
-    deleted: bool
-    n_files: int
-    counts: dict[str, int]
-    version: int = 0
-
-    @property
-    def active(self) -> bool:
-        """Not completed and not deleted."""
-        return not self.deleted and self.completed_at is None
-
-    def moved(self, old: str, new: str, n: int, now: float) -> Summary:
-        """The summary after ``n`` files went from ``old`` to ``new`` at ``now``."""
-        counts = dict(self.counts)
-        counts[old] -= n
-        counts[new] += n
-        started = self.started_at if self.started_at is not None or new == SUBMITTED else now
-        done = counts[SUBMITTED] + counts[STARTED] == 0
-        completed = self.completed_at if self.completed_at is not None else (now if done else None)
-        return replace(
-            self,
-            counts=counts,
-            started_at=started,
-            completed_at=completed,
-            version=self.version + 1,
-        )
-
-    def row(self) -> dict[str, Any]:
-        """The request table's columns that change."""
-        out: dict[str, Any] = {
-            "started_at": self.started_at,
-            "completed_at": self.completed_at,
-            "deleted": self.deleted,
-        }
-        for state, col in db.COUNT_COLUMN.items():
-            out[col] = self.counts[state]
-        return out
-
-
-@dataclass
-class Stats:
-    """Counters behind the status page and /metrics."""
-
-    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
-    polls: collections.deque[float] = field(
-        default_factory=lambda: collections.deque(maxlen=20_000)
-    )
-    throttled: int = 0
-
-    def __post_init__(self) -> None:
-        r = self.registry
-        self.mounts = Counter("seekplan_stage_mounts", "Tape mounts", registry=r)
-        self.staged = Counter("seekplan_stage_files_staged", "Files read to the buffer", registry=r)
-        self.failed = Counter("seekplan_stage_files_failed", "Files that failed", registry=r)
-        self.bytes_read = Counter("seekplan_stage_bytes_read", "Bytes read from tape", registry=r)
-        self.requests = Counter("seekplan_stage_requests", "Stage requests accepted", registry=r)
-        self.poll_count = Counter("seekplan_stage_polls", "Stage status polls", registry=r)
-        self.throttle_count = Counter(
-            "seekplan_stage_throttled", "Requests refused with 429", registry=r
-        )
-
-    def poll(self) -> None:
-        """Counts one status poll."""
-        self.polls.append(time.monotonic())
-        self.poll_count.inc()
-
-    def poll_rate(self, window: float = 10.0) -> float:
-        """Polls per second over the last ``window`` seconds."""
-        now = time.monotonic()
-        n = 0
-        for t in reversed(self.polls):
-            if now - t > window:
-                break
-            n += 1
-        return n / window
+#: Real seconds between two looks for expired pins.
+PIN_CHECK_S = 5.0
 
 
 class Service:
-    """The service: API operations, recovery, and the drive workers."""
+    """The service: API operations, recovery, pin expiry; owns the drives."""
 
     def __init__(
         self,
         *,
         catalog: Catalog,
-        engine: Engine,
+        engine: sa.engine.Engine,
         backend: Backend,
         scheduler: Scheduler,
         clock: Clock,
@@ -172,6 +81,12 @@ class Service:
         max_active: int,
         retry_after_s: int,
         unavailable_tapes: Iterable[str] = (),
+        retry: RetryPolicy | None = None,
+        deadline: ReadDeadline | None = None,
+        drive_repair_s: float = 3600.0,
+        default_lifetime_s: float = 86_400.0,
+        max_lifetime_s: float = 30 * 86_400.0,
+        guard: DatabaseGuard | None = None,
     ) -> None:
         self.catalog = catalog
         self.engine = engine
@@ -183,20 +98,29 @@ class Service:
         self.max_active = max_active
         self.retry_after_s = retry_after_s
         self.unavailable = set(unavailable_tapes)
-        self.wlock = threading.RLock()
-        self.summaries: dict[str, Summary] = {}
-        self.active_by_client: dict[str, set[str]] = collections.defaultdict(set)
-        #: Buffer paths with the number of unreleased staged files pinning them.
-        self.disk: dict[str, int] = {}
-        self.next_file_id = 1
+        #: The longest diskLifetime granted; longer ones are cut to it.
+        self.max_lifetime_s = max_lifetime_s
+        self.guard = guard
+        self.store = Store(engine, default_lifetime_s)
+        self.stats = Stats()
+        self.drives = Drives(
+            store=self.store,
+            backend=backend,
+            sched=scheduler,
+            clock=clock,
+            hardware=hardware,
+            stats=self.stats,
+            retry=retry or RetryPolicy(),
+            deadline=deadline or ReadDeadline(),
+            drive_repair_s=drive_repair_s,
+        )
         self.cache: collections.OrderedDict[str, tuple[int, bytes]] = collections.OrderedDict()
         self.cache_lock = threading.Lock()
-        self.stats = Stats()
-        self.totals = dict.fromkeys(db.STATES, 0)
-        self.paused = False
-        self.stopping = False
         self.threads: list[threading.Thread] = []
+        self._stop = threading.Event()
         self.started_wall = time.time()
+        #: Why the service stopped acknowledging (the database was lost), or None.
+        self.lost: str | None = None
         Gauge(
             "seekplan_stage_files_waiting",
             "Files requested and not yet read",
@@ -209,96 +133,86 @@ class Service:
             registry=self.stats.registry,
         )
         for state in db.STATES:
-            count = functools.partial(self.totals.__getitem__, state)
+            count = functools.partial(self.store.totals.__getitem__, state)
             files_gauge.labels(state).set_function(count)
+
+    # ---- views kept for callers of the one-class service --------------------------
+
+    @property
+    def summaries(self) -> dict[str, Summary]:
+        """Every request's summary by id."""
+        return self.store.summaries
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Files per state over all requests."""
+        return self.store.totals
+
+    @property
+    def paused(self) -> bool:
+        """Whether the drives are down."""
+        return self.drives.paused
+
+    def pause(self, paused: bool) -> None:
+        """Takes the drives down (they finish the file in hand) or brings them back."""
+        self.drives.pause(paused)
 
     # ---- start, stop, recovery ---------------------------------------------
 
     def start(self) -> None:
-        """Recovers from the database and starts one worker per drive; does
-        nothing once started. A worker the system refuses to start (thread
-        or memory limits) stops those started and is a SeekplanError."""
+        """Takes the database's lock, recovers from it and starts the drive
+        workers, the watchdog and the pin reaper; does nothing once started.
+        Another service on the database, or a worker the system refuses to
+        start (thread or memory limits), is a SeekplanError."""
         if self.threads:
             return
-        self.recover()
-        for d in range(len(self.sched.drives)):
-            t = threading.Thread(target=self._worker, args=(d,), name=f"drive-{d}", daemon=True)
-            try:
-                t.start()
-            except RuntimeError as e:
-                self.stop()
-                raise SeekplanError(
-                    f"cannot start the worker thread of drive {d + 1} of "
-                    f"{len(self.sched.drives)} ({e}): lower library.drives or raise the "
-                    "process's thread or memory limits"
-                ) from None
-            self.threads.append(t)
+        if self.guard is not None:
+            self.guard.acquire()
+        try:
+            self.recover()
+            self.threads = self.drives.start()
+            reaper = threading.Thread(target=self._reap, name="pin-reaper", daemon=True)
+            reaper.start()
+            self.threads.append(reaper)
+        except RuntimeError as e:
+            started = len(self.drives.threads)
+            self.stop()
+            raise SeekplanError(
+                f"cannot start the worker thread of drive {started + 1} of "
+                f"{len(self.sched.drives)} ({e}): lower library.drives or raise the "
+                "process's thread or memory limits"
+            ) from None
 
     def stop(self) -> None:
         """Stops the workers (a file being read stays STARTED; it is read
-        again after a restart) and closes the database."""
-        self.stopping = True
-        self.clock.halt()
-        with self.sched.lock:
-            self.clock.notify_all(self.sched.wake)
+        again after a restart), closes the database and drops its lock."""
+        self._stop.set()
+        self.drives.stop()
         for t in self.threads:
             t.join(timeout=10)
         close = getattr(self.backend, "close", None)
         if close is not None:
             close()
+        if self.guard is not None:
+            self.guard.release()
         self.engine.dispose()
-
-    def _set_summary(self, s: Summary) -> None:
-        old = self.summaries.get(s.id)
-        if old is not None:
-            for state in db.STATES:
-                self.totals[state] += s.counts[state] - old.counts[state]
-        else:
-            for state in db.STATES:
-                self.totals[state] += s.counts[state]
-        self.summaries[s.id] = s
-        if s.active:
-            self.active_by_client[s.client].add(s.id)
-        else:
-            self.active_by_client[s.client].discard(s.id)
 
     def recover(self) -> None:
         """Loads the requests, and puts every non-terminal file back in the queue."""
-        r, f = db.requests, db.files
-        with self.engine.connect() as conn:
-            for row in conn.execute(sa.select(r)).mappings():
-                counts = {s: row[c] for s, c in db.COUNT_COLUMN.items()}
-                self._set_summary(
-                    Summary(
-                        row["id"],
-                        row["client"],
-                        row["created_at"],
-                        row["started_at"],
-                        row["completed_at"],
-                        row["deleted"],
-                        row["n_files"],
-                        counts,
-                    )
-                )
-            for disk_path, disk_pins in conn.execute(sa.select(db.disk.c.path, db.disk.c.pins)):
-                self.disk[disk_path] = disk_pins
-            top = conn.execute(sa.select(sa.func.max(f.c.id))).scalar()
-            self.next_file_id = (top or 0) + 1
-            open_rows = conn.execute(
-                sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state)
-                .where(f.c.state.in_([SUBMITTED, STARTED]))
-                .order_by(f.c.id)
-            ).all()
+        open_rows = self.store.load()
         buffered = self.backend.on_disk() if open_rows else set()
         now = time.time()
         jobs: dict[str, Job] = {}
         done: list[tuple[int, str, str, str, str | None]] = []
         pins: collections.Counter[str] = collections.Counter()
-        for fid, rid, path, state in open_rows:
+        pinned: list[int] = []
+        for fid, rid, path, state, released in open_rows:
             entry = self.catalog.get(path)
-            if path in buffered or path in self.disk:
+            if path in buffered or path in self.store.disk:
                 done.append((fid, rid, state, COMPLETED, None))
-                pins[path] += 1
+                if not released:
+                    pins[path] += 1
+                    pinned.append(fid)
             elif entry is None:
                 done.append((fid, rid, state, FAILED, NOT_IN_CATALOG))
             else:
@@ -307,87 +221,36 @@ class Service:
                     tape = self.catalog.tape_index[entry.tape]
                     job = jobs[path] = Job(path, tape, entry.block, entry.size)
                 job.rows[fid] = (rid, state)
-        with self.wlock:
-            if done:
-                self._transition(done, now, pins)
+                if released:
+                    job.released.add(fid)
+        if done:
+            self.store.transition(done, now, pins, pinned)
+        for chunk in chunks(list(jobs.values())):
             with self.sched.lock:
                 vnow = self.clock.now()
-                for job in jobs.values():
+                for job in chunk:
                     self.sched.arrive(job, vnow)
 
-    # ---- state changes ------------------------------------------------------
+    # ---- acknowledgement -------------------------------------------------------
 
-    def _transition(
-        self,
-        changes: Sequence[tuple[int, str, str, str, str | None]],
-        now: float,
-        pins: collections.Counter[str] | None = None,
-    ) -> None:
-        """Moves files (id, request, old state, new state, error) and their
-        requests' counts in one transaction, and pins the buffer ``pins``
-        (paths just staged, with how many files completed on each). Caller
-        holds ``wlock``."""
-        f = db.files
-        summaries: dict[str, Summary] = {}
-        pins = pins or collections.Counter()
-        with self.engine.begin() as conn:
-            by_kind: dict[tuple[str, str, str | None], list[int]] = collections.defaultdict(list)
-            for fid, rid, old, new, error in changes:
-                by_kind[(old, new, error)].append(fid)
-                s = summaries.get(rid) or self.summaries[rid]
-                summaries[rid] = s.moved(old, new, 1, now)
-            for (old, new, error), ids in by_kind.items():
-                values: dict[str, Any] = {"state": new}
-                if new != SUBMITTED:
-                    values["started_at"] = sa.func.coalesce(f.c.started_at, now)
-                if new in TERMINAL:
-                    values["finished_at"] = now
-                if error is not None:
-                    values["error"] = error
-                for i in range(0, len(ids), CHUNK):
-                    chunk = ids[i : i + CHUNK]
-                    conn.execute(
-                        f.update().where(f.c.id.in_(chunk), f.c.state == old).values(**values)
-                    )
-            self._pin(conn, pins, now)
-            for s in summaries.values():
-                conn.execute(db.requests.update().where(db.requests.c.id == s.id).values(s.row()))
-        for path, n in pins.items():
-            self.disk[path] = self.disk.get(path, 0) + n
-        for s in summaries.values():
-            self._set_summary(s)
-
-    def _pin(self, conn: Connection, pins: collections.Counter[str], now: float) -> None:
-        d = db.disk
-        for path, n in pins.items():
-            if n == 0:
-                continue
-            have = self.disk.get(path, 0)
-            if have + n <= 0:
-                conn.execute(d.delete().where(d.c.path == path))
-            elif path in self.disk:
-                conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
-            else:
-                conn.execute(d.insert().values(path=path, pins=n, staged_at=now))
-
-    def _unpin(self, conn: Connection, paths: Iterable[str], now: float) -> list[str]:
-        """Drops one pin per path; returns the paths no longer pinned."""
-        counts = collections.Counter(paths)
-        self._pin(conn, collections.Counter({p: -n for p, n in counts.items()}), now)
-        gone = []
-        for path, n in counts.items():
-            left = self.disk.get(path, 0) - n
-            if left <= 0:
-                self.disk.pop(path, None)
-                gone.append(path)
-            else:
-                self.disk[path] = left
-        return gone
+    def _acknowledge(self) -> None:
+        """Raises 503 unless the database is still the one opened; on the
+        first loss the drives stop, so that no read is recorded where
+        nobody will find it."""
+        if self.guard is None or self.guard.intact():
+            return
+        if self.lost is None:
+            self.lost = (
+                f"the database file {self.guard.path} was deleted or replaced while the "
+                "service ran; restart the service on the right database"
+            )
+            self.drives.pause(True)
+        raise ApiError(503, "Database lost", self.lost, {"Retry-After": "60"})
 
     # ---- the API's operations ------------------------------------------------
 
     def _own(self, client: str, request_id: str) -> Summary:
-        s = self.summaries.get(request_id)
+        s = self.store.summaries.get(request_id)
         if s is None or s.deleted:
             raise ApiError(404, "Not found", f"no stage request {quote(request_id)}")
         if s.client != client:
@@ -399,102 +262,172 @@ class Service:
         self.stats.throttle_count.inc()
         return ApiError(429, "Too many requests", detail, {"Retry-After": str(self.retry_after_s)})
 
-    def stage(self, client: str, paths: list[str]) -> str:
-        """Accepts a stage request (paths already checked to be strings);
-        returns its id once it is committed."""
+    def stage(
+        self, client: str, paths: list[str], lifetimes: dict[str, float] | None = None
+    ) -> str:
+        """Accepts a stage request (paths already checked to be strings;
+        ``lifetimes``: diskLifetime seconds by path, where asked); returns
+        its id once it is committed."""
+        self._acknowledge()
         wanted = list(dict.fromkeys(sanitise(p) for p in paths))
         if len(wanted) > self.max_files:
             raise self._throttle(
                 f"{len(wanted):,} files in one request; at most {self.max_files:,} are accepted"
             )
         rid = str(uuid.uuid4())
-        now = time.time()
-        with self.wlock:
-            if len(self.active_by_client[client]) >= self.max_active:
+        with self.store.wlock:
+            if self.store.active_count(client) >= self.max_active:
                 raise self._throttle(
                     f"client {client!r} has {self.max_active:,} active requests, the most allowed"
                 )
-            rows: list[dict[str, Any]] = []
-            queue: list[tuple[int, str]] = []
-            counts = dict.fromkeys(db.STATES, 0)
-            fid = self.next_file_id
-            pins: collections.Counter[str] = collections.Counter()
-            for path in wanted:
-                entry = self.catalog.get(path)
-                row: dict[str, Any] = {
+            self.store.reserved[client] += 1
+            first_id = self.store.take_ids(len(wanted))
+        try:
+            queue = self._write_request(client, rid, wanted, first_id, lifetimes or {})
+        finally:
+            with self.store.wlock:
+                self.store.reserved[client] -= 1
+        for chunk in chunks(queue):
+            with self.sched.lock:
+                vnow = self.clock.now()
+                for file_id, path in chunk:
+                    job = self.sched.jobs.get(path)
+                    if job is None:
+                        entry = self.catalog.by_path[path]
+                        tape = self.catalog.tape_index[entry.tape]
+                        job = Job(path, tape, entry.block, entry.size)
+                        job.rows[file_id] = (rid, SUBMITTED)
+                        self.sched.arrive(job, vnow)
+                    else:
+                        job.rows[file_id] = (rid, SUBMITTED)
+                self.drives.notify()
+        return rid
+
+    def _file_error(self, path: str) -> str | None:
+        entry = self.catalog.get(path)
+        if entry is None:
+            return NOT_IN_CATALOG
+        if entry.size == 0:
+            return NOT_ON_TAPE
+        if entry.tape in self.unavailable:
+            return f"tape {entry.tape} is unavailable"
+        return None
+
+    def _write_request(
+        self,
+        client: str,
+        rid: str,
+        wanted: Sequence[str],
+        first_id: int,
+        lifetimes: dict[str, float],
+    ) -> list[tuple[int, str]]:
+        """Writes the request and its files in chunks, then accepts it (files
+        already on disk complete at once); returns the files to read."""
+        now = time.time()
+        rows: list[dict[str, Any]] = []
+        queue: list[tuple[int, str]] = []
+        counts = dict.fromkeys(db.STATES, 0)
+        for fid, path in enumerate(wanted, start=first_id):
+            entry = self.catalog.get(path)
+            error = self._file_error(path)
+            lifetime = lifetimes.get(path)
+            rows.append(
+                {
                     "id": fid,
                     "request_id": rid,
                     "path": path,
-                    "tape": None,
-                    "block": None,
-                    "size": None,
-                    "state": SUBMITTED,
-                    "error": None,
-                    "started_at": None,
-                    "finished_at": None,
+                    "tape": entry.tape if entry else None,
+                    "block": entry.block if entry else None,
+                    "size": entry.size if entry else None,
+                    "state": FAILED if error else SUBMITTED,
+                    "error": error,
+                    "started_at": now if error else None,
+                    "finished_at": now if error else None,
                     "released": False,
+                    "lifetime_s": None if lifetime is None else min(lifetime, self.max_lifetime_s),
+                    "pin_expires_at": None,
                 }
-                if entry is not None:
-                    row.update(tape=entry.tape, block=entry.block, size=entry.size)
-                error = (
-                    NOT_IN_CATALOG
-                    if entry is None
-                    else NOT_ON_TAPE
-                    if entry.size == 0
-                    else f"tape {entry.tape} is unavailable"
-                    if entry.tape in self.unavailable
-                    else None
-                )
-                if error is not None:
-                    row.update(state=FAILED, error=error, started_at=now, finished_at=now)
-                elif path in self.disk:
-                    # Already on disk: completed at once (the document: the
-                    # server MUST NOT reject files that have a disk copy).
-                    row.update(state=COMPLETED, started_at=now, finished_at=now)
-                    pins[path] += 1
-                else:
-                    queue.append((fid, path))
-                counts[row["state"]] += 1
-                rows.append(row)
-                fid += 1
-            done = counts[SUBMITTED] == 0
-            summary = Summary(
-                rid,
-                client,
-                now,
-                now if done else None,
-                now if done else None,
-                False,
-                len(rows),
-                counts,
             )
-            with self.engine.begin() as conn:
+            counts[FAILED if error else SUBMITTED] += 1
+            if error is None:
+                queue.append((fid, path))
+        r, f = db.requests, db.files
+        head = {"id": rid, "client": client, "created_at": now, "n_files": len(rows)}
+        try:
+            with self.store.wlock, self.engine.begin() as conn:
                 conn.execute(
-                    db.requests.insert().values(
-                        id=rid, client=client, created_at=now, n_files=len(rows), **summary.row()
+                    r.insert().values(
+                        **head, **dict.fromkeys(db.COUNT_COLUMN.values(), 0), accepted=False
                     )
                 )
-                for i in range(0, len(rows), 50_000):
-                    conn.execute(db.files.insert(), rows[i : i + 50_000])
-                self._pin(conn, pins, now)
-            self.next_file_id = fid
-            for path, n in pins.items():
-                self.disk[path] = self.disk.get(path, 0) + n
-            self._set_summary(summary)
-            self.stats.requests.inc()
-            with self.sched.lock:
-                vnow = self.clock.now()
-                for file_id, path in queue:
-                    job = self.sched.jobs.get(path)
-                    if job is not None:
-                        job.rows[file_id] = (rid, SUBMITTED)
-                        continue
-                    entry = self.catalog.by_path[path]
-                    job = Job(path, self.catalog.tape_index[entry.tape], entry.block, entry.size)
-                    job.rows[file_id] = (rid, SUBMITTED)
-                    self.sched.arrive(job, vnow)
-                self.clock.notify_all(self.sched.wake)
-        return rid
+            for chunk in chunks(rows):
+                with self.store.wlock, self.engine.begin() as conn:
+                    conn.execute(f.insert(), chunk)
+            return self._accept(client, rid, now, len(rows), counts, queue)
+        except BaseException:
+            self._discard(rid)
+            raise
+
+    def _accept(
+        self,
+        client: str,
+        rid: str,
+        now: float,
+        n_files: int,
+        counts: dict[str, int],
+        queue: list[tuple[int, str]],
+    ) -> list[tuple[int, str]]:
+        """Completes the files already on disk and marks the request
+        accepted, in one transaction; returns the files left to read."""
+        f = db.files
+        with self.store.wlock:
+            self._acknowledge()
+            on_disk = [(fid, p) for fid, p in queue if p in self.store.disk]
+            pins = collections.Counter(p for _, p in on_disk)
+            counts = dict(counts)
+            counts[SUBMITTED] -= len(on_disk)
+            counts[COMPLETED] += len(on_disk)
+            done = counts[SUBMITTED] == 0
+            summary = Summary(
+                rid, client, now, now if done else None, now if done else None, False, n_files,
+                counts,
+            )  # fmt: skip
+            expiry = now + sa.func.coalesce(f.c.lifetime_s, self.store.default_lifetime_s)
+            with self.engine.begin() as conn:
+                for chunk in chunks([fid for fid, _ in on_disk]):
+                    conn.execute(
+                        f.update()
+                        .where(f.c.id.in_(chunk))
+                        .values(
+                            state=COMPLETED, started_at=now, finished_at=now, pin_expires_at=expiry
+                        )
+                    )
+                self.store.pin(conn, pins, now)
+                conn.execute(
+                    db.requests.update()
+                    .where(db.requests.c.id == rid)
+                    .values(accepted=True, **summary.row())
+                )
+            self.store.pinned(pins)
+            self.store.set_summary(summary)
+            self._acknowledge()
+        self.stats.requests.inc()
+        self.stats.failed.inc(counts[FAILED])
+        if not on_disk:
+            return queue
+        staged = {fid for fid, _ in on_disk}
+        return [(fid, p) for fid, p in queue if fid not in staged]
+
+    def _discard(self, rid: str) -> None:
+        """Deletes what was written of a request that failed half way (best
+        effort: start-up deletes what is left, as it was never accepted)."""
+        r, f = db.requests, db.files
+        try:
+            with self.store.wlock, self.engine.begin() as conn:
+                conn.execute(f.delete().where(f.c.request_id == rid))
+                conn.execute(r.delete().where(r.c.id == rid))
+        except sa.exc.SQLAlchemyError:
+            pass
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:
         """The status document if nothing in the request changed since it was
@@ -557,88 +490,105 @@ class Service:
         doc["files"] = out
         return json.dumps(doc, separators=(",", ":")).encode()
 
-    def _request_files(self, conn: Connection, rid: str) -> list[Any]:
-        f = db.files
-        return list(
-            conn.execute(
-                sa.select(f.c.id, f.c.path, f.c.state, f.c.released).where(f.c.request_id == rid)
-            ).all()
-        )
-
     def cancel(self, client: str, request_id: str, paths: list[str] | None) -> None:
         """Cancels the given paths of a request (all when None); a path not in
         the request is a 400 and nothing changes."""
-        with self.wlock:
-            s = self._own(client, request_id)
-            now = time.time()
-            with self.engine.connect() as conn:
-                rows = self._request_files(conn, request_id)
-            if paths is not None:
-                wanted = {sanitise(p) for p in paths}
-                present = {r.path for r in rows}
-                missing = sorted(wanted - present)
-                if missing:
-                    raise ApiError(
-                        400,
-                        "File missing from stage request",
-                        f"The file {missing[0]} does not belong to the STAGE request "
-                        f"{request_id}. No modification has been made to this request.",
-                    )
-                rows = [r for r in rows if r.path in wanted]
-            live = [r for r in rows if r.state in (SUBMITTED, STARTED)]
-            staged = [r for r in rows if r.state == COMPLETED and not r.released]
-            self._cancel_rows(s, live, staged, now)
-
-    def _cancel_rows(self, s: Summary, live: list[Any], staged: list[Any], now: float) -> None:
-        if live:
-            self._transition([(r.id, s.id, r.state, CANCELLED, CANCELLED_ERROR) for r in live], now)
-            with self.sched.lock:
-                for r in live:
-                    job = self.sched.jobs.get(r.path)
-                    if job is not None and job.rows.pop(r.id, None) is not None and not job.rows:
-                        self.sched.drop(r.path)
+        s = self._own(client, request_id)
+        wanted = None if paths is None else {sanitise(p) for p in paths}
+        rows = self.store.request_files(request_id, wanted)
+        if wanted is not None:
+            missing = sorted(wanted - {r.path for r in rows})
+            if missing:
+                raise ApiError(
+                    400,
+                    "File missing from stage request",
+                    f"The file {missing[0]} does not belong to the STAGE request "
+                    f"{request_id}. No modification has been made to this request.",
+                )
+        self._acknowledge()
+        live = [r for r in rows if r.state in (SUBMITTED, STARTED)]
+        staged = [(r.id, r.path) for r in rows if r.state == COMPLETED and not r.released]
+        for chunk in chunks(live):
+            self._cancel_live(s.id, chunk)
         if staged:
             # The document lets the endpoint drop the disk copy of a cancelled
             # staged file, and a later RELEASE of it does nothing.
-            self._release_rows(staged, now)
+            self._unpin(staged)
+        self._acknowledge()
 
-    def _release_rows(self, rows: list[Any], now: float) -> None:
-        f = db.files
-        ids = [r.id for r in rows]
-        with self.engine.begin() as conn:
-            for i in range(0, len(ids), CHUNK):
-                conn.execute(f.update().where(f.c.id.in_(ids[i : i + CHUNK])).values(released=True))
-            gone = self._unpin(conn, (r.path for r in rows), now)
-        for path in gone:
+    def _cancel_live(self, rid: str, rows: Sequence[Any]) -> None:
+        """Cancels rows still waiting for their read: each one the scheduler
+        still holds (a row whose read ended meanwhile is left as it ended)."""
+        with self.store.wlock:
+            changes = []
+            with self.sched.lock:
+                for r in rows:
+                    job = self.sched.jobs.get(r.path)
+                    held = job.rows.pop(r.id, None) if job is not None else None
+                    if held is None:
+                        continue
+                    assert job is not None
+                    changes.append((r.id, rid, held[1], CANCELLED, CANCELLED_ERROR))
+                    if not job.rows:
+                        self.sched.drop(r.path)
+            if changes:
+                self.store.transition(changes, time.time())
+
+    def _unpin(self, rows: Sequence[tuple[int, str]]) -> None:
+        for path in self.store.release(rows, time.time()):
             self.backend.evict(path)
 
     def delete(self, client: str, request_id: str) -> None:
         """Cancels every file of the request, then forgets it (404 from now on)."""
-        with self.wlock:
-            self.cancel(client, request_id, None)
-            s = replace(self.summaries[request_id], deleted=True)
-            s = replace(s, version=s.version + 1)
+        self.cancel(client, request_id, None)
+        with self.store.wlock:
+            s = self._own(client, request_id)
+            s = replace(s, deleted=True, version=s.version + 1)
             with self.engine.begin() as conn:
                 conn.execute(
                     db.requests.update().where(db.requests.c.id == request_id).values(deleted=True)
                 )
-            self._set_summary(s)
-            with self.cache_lock:
-                self.cache.pop(request_id, None)
+            self.store.set_summary(s)
+        with self.cache_lock:
+            self.cache.pop(request_id, None)
+        self._acknowledge()
 
     def release(self, client: str, request_id: str, paths: list[str]) -> None:
-        """Unpins the request's staged copies of ``paths`` (others are ignored)."""
-        with self.wlock:
-            self._own(client, request_id)
-            wanted = {sanitise(p) for p in paths}
-            with self.engine.connect() as conn:
-                rows = [
-                    r
-                    for r in self._request_files(conn, request_id)
-                    if r.path in wanted and r.state == COMPLETED and not r.released
-                ]
-            if rows:
-                self._release_rows(rows, time.time())
+        """Unpins the request's staged copies of ``paths``; a path not staged
+        yet will not be pinned when it is (its pin-to-be is cancelled). An
+        id that is no request of the client's (gfal2's evict sends a
+        placeholder) releases the client's copies of ``paths`` in any of its
+        requests; 404 when it has none."""
+        self._acknowledge()
+        wanted = {sanitise(p) for p in paths}
+        s = self.store.summaries.get(request_id)
+        if s is not None and not s.deleted and s.client != client:
+            raise ApiError(403, "Forbidden", f"stage request {request_id!r} is another client's")
+        with self.store.wlock:
+            if s is None or s.deleted:
+                rows = self.store.client_files(client, wanted)
+                if not rows:
+                    raise ApiError(
+                        404,
+                        "Not found",
+                        f"no stage request {quote(request_id)}, and none of the paths is "
+                        f"staged or being staged for {client!r}",
+                    )
+            else:
+                rows = [r for r in self.store.request_files(request_id, wanted) if not r.released]
+            staged = [(r.id, r.path) for r in rows if r.state == COMPLETED]
+            pending = []
+            with self.sched.lock:
+                for r in rows:
+                    job = self.sched.jobs.get(r.path)
+                    if r.state in (SUBMITTED, STARTED) and job is not None and r.id in job.rows:
+                        job.released.add(r.id)
+                        pending.append(r.id)
+            if pending:
+                self.store.mark_released(pending)
+            if staged:
+                self._unpin(staged)
+        self._acknowledge()
 
     def archiveinfo(self, paths: list[str]) -> list[dict[str, str]]:
         """Each path's locality (or an error for paths not in the catalog)."""
@@ -650,7 +600,7 @@ class Service:
                 out.append({"path": raw, "error": NOT_IN_CATALOG})
             elif entry.size == 0:
                 out.append({"path": raw, "locality": "NONE"})
-            elif path in self.disk:
+            elif path in self.store.disk:
                 out.append({"path": raw, "locality": "DISK_AND_TAPE"})
             elif entry.tape in self.unavailable:
                 out.append({"path": raw, "locality": "UNAVAILABLE"})
@@ -658,207 +608,46 @@ class Service:
                 out.append({"path": raw, "locality": "TAPE"})
         return out
 
-    # ---- drives ---------------------------------------------------------------
+    # ---- pin lifetimes -----------------------------------------------------------
 
-    def pause(self, paused: bool) -> None:
-        """Takes the drives down (they finish the file in hand) or brings them back."""
-        with self.sched.lock:
-            self.paused = paused
-            self.clock.notify_all(self.sched.wake)
+    def expire_pins(self, now: float | None = None) -> int:
+        """Releases every staged copy whose diskLifetime has run out; returns
+        how many."""
+        n = 0
+        while True:
+            rows = self.store.expired(time.time() if now is None else now)
+            if not rows:
+                return n
+            self._unpin(rows)
+            n += len(rows)
+            self.stats.expired.inc(len(rows))
 
-    def _wait_s(self) -> float:
-        wake = self.sched.requester.next_wake()
-        real = 1.0 if wake is None else max(0.001, wake / self.clock.scale)
-        return min(real, 1.0)
-
-    def _worker(self, d: int) -> None:
-        with self.clock.worker():
-            self._drive(d)
-
-    def _drive(self, d: int) -> None:
-        drive = self.sched.drives[d]
-        while not self.stopping:
-            with self.sched.lock:
-                action = None if self.paused else self.sched.next_action(d, self.clock.now())
-                if action is None:
-                    self.clock.wait(self.sched.wake, self._wait_s())
-                    continue
+    def _reap(self) -> None:
+        while not self._stop.wait(PIN_CHECK_S):
             try:
-                if action.kind == "plan":
-                    assert action.batch is not None
-                    try:
-                        plan = self.sched.order(action.batch, drive.head)
-                    except ValueError:
-                        plan = sorted(action.batch, key=lambda j: j.block)
-                    with self.sched.lock:
-                        self.sched.install(d, plan)
-                elif action.kind == "switch":
-                    self._switch(d, action.tape)
-                else:
-                    assert action.job is not None
-                    self._read(d, action.job)
-            except Exception as e:  # a backend bug must not kill the drive silently
-                if self.stopping:
-                    return
-                with self.sched.lock:
-                    drive.activity = f"error: {e}"
-                with self.clock.idle():
-                    self.clock.stop.wait(1.0)
-
-    def _switch(self, d: int, tape: int | None) -> None:
-        assert tape is not None
-        drive = self.sched.drives[d]
-        if drive.mounted is not None:
-            drive.activity = "unmounting"
-            self.backend.unmount(d, self.sched.tape_names[drive.mounted])
-            with self.sched.lock:
-                self.sched.unmounted(d)
-        if self.stopping:
-            return
-        drive.activity = "mounting"
-        name = self.sched.tape_names[tape]
-        try:
-            self.backend.mount(d, name)
-        except BackendError as e:
-            self._fail_tape(d, tape, str(e))
-            return
-        self.stats.mounts.inc()
-        with self.sched.lock:
-            self.sched.mounted(d, tape)
-
-    def _fail_tape(self, d: int, tape: int, error: str) -> None:
-        """The tape cannot be mounted: its queued files fail with ``error``."""
-        now = time.time()
-        with self.wlock:
-            with self.sched.lock:
-                q = self.sched.tapes[tape]
-                jobs = list(q.jobs.values())
-                for job in jobs:
-                    self.sched.drop(job.path)
-                q.holder = None
-                self.sched.drives[d].held = None
-                changes = [
-                    (fid, rid, st, FAILED, error) for j in jobs for fid, (rid, st) in j.rows.items()
-                ]
-            if changes:
-                self._transition(changes, now)
-                self.stats.failed.inc(len(changes))
-
-    def _read(self, d: int, job: Job) -> None:
-        drive = self.sched.drives[d]
-        now = time.time()
-        with self.wlock:
-            with self.sched.lock:
-                fresh = [(fid, rid) for fid, (rid, st) in job.rows.items() if st == SUBMITTED]
-                for fid, rid in fresh:
-                    job.rows[fid] = (rid, STARTED)
-                session = self.sched.session_bytes(d, job)
-            if fresh:
-                self._transition([(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], now)
-        t0 = self.clock.now()
-        error = None
-        name = self.sched.tape_names[job.tape]
-        try:
-            self.backend.read(d, ReadJob(job.path, name, job.block, job.size, drive.head, session))
-        except BackendError as e:
-            error = str(e)
-        if self.stopping:
-            return  # left STARTED: read again after the restart
-        elapsed = self.clock.now() - t0
-        now = time.time()
-        with self.wlock:
-            with self.sched.lock:
-                self.sched.finished(d, job)
-                rows = list(job.rows.items())
-                job.rows.clear()
-                drive.rate_mb_s = job.size / 1e6 / elapsed if elapsed > 0 else 0.0
-                self.clock.notify_all(self.sched.wake)
-            new = COMPLETED if error is None else FAILED
-            if rows:
-                self._transition(
-                    [(fid, rid, st, new, error) for fid, (rid, st) in rows],
-                    now,
-                    collections.Counter({job.path: len(rows)}) if error is None else None,
-                )
-            elif error is None:
-                self.backend.evict(job.path)  # nobody wants it any more
-        if error is None:
-            self.stats.staged.inc(len(rows))
-            self.stats.bytes_read.inc(job.size)
-        else:
-            self.stats.failed.inc(len(rows))
+                self.expire_pins()
+            except (sa.exc.SQLAlchemyError, OSError):
+                continue  # the database is failing: the status page says so
 
     # ---- the status page --------------------------------------------------------
 
     def db_health(self) -> tuple[bool, float]:
-        """Whether a trivial query works, and how long it took (ms)."""
+        """Whether a trivial query works (and the database is the one
+        opened), and how long it took (ms)."""
         t0 = time.perf_counter()
         try:
             with self.engine.connect() as conn:
                 conn.execute(sa.text("SELECT 1"))
-            return True, (time.perf_counter() - t0) * 1000
+            ok = self.guard is None or self.guard.intact()
+            return ok, (time.perf_counter() - t0) * 1000
         except sa.exc.SQLAlchemyError:
             return False, (time.perf_counter() - t0) * 1000
 
-    def _read_s(self, tape: str, session_bytes: int) -> Callable[[Job, int], float]:
-        """How long the backend takes to read a file of ``tape`` in a session
-        of ``session_bytes``: its own timing where it has one (the simulated
-        backend's read model), else the drive's locate plus a transfer at the
-        library's rate."""
-        timed = getattr(self.backend, "read_seconds", None)
-        if timed is not None:
-            return lambda job, head: float(
-                timed(ReadJob(job.path, tape, job.block, job.size, head, session_bytes))
-            )
-        rate = float(self.hardware["drive"]["rate_bps"])
-        model = self.sched.model
-        return lambda job, head: positional_read_seconds(model, rate, head, job.block, job.size)
-
     def snapshot(self, plan_rows: int = 8) -> dict[str, Any]:
         """Everything the status page shows."""
-        with self.sched.lock:
-            tapes = []
-            for v in self.sched.tape_views()[:50]:
-                plan = v.pop("plan")
-                read_s = self._read_s(v["tape"], v.pop("session"))
-                v["estimate_s"] = self.sched.estimate_s(plan, v.pop("head"), read_s)
-                v["next"] = [(j.path, j.block, j.size) for j in plan[:plan_rows]]
-                tapes.append(v)
-            drives = [
-                {
-                    "drive": dr.index,
-                    "tape": self.sched.tape_names[dr.mounted] if dr.mounted is not None else None,
-                    "activity": dr.activity,
-                    "file": dr.current.path if dr.current is not None else None,
-                    "rate_mb_s": dr.rate_mb_s,
-                }
-                for dr in self.sched.drives
-            ]
-            waiting = self.sched.waiting()
-            in_system = self.sched.in_system
-        recent = sorted(
-            (s for s in self.summaries.values() if not s.deleted),
-            key=lambda s: s.created_at,
-            reverse=True,
-        )[:RECENT]
-        ok, ms = self.db_health()
-        return {
-            "totals": dict(self.totals),
-            "tapes": tapes,
-            "drives": drives,
-            "waiting": waiting,
-            "in_system": in_system,
-            "recent": recent,
-            "poll_rate": self.stats.poll_rate(),
-            "throttled": self.stats.throttled,
-            "backend": self.backend.name,
-            "paused": self.paused,
-            "db_ok": ok,
-            "db_ms": ms,
-            "url": self.engine.url.render_as_string(hide_password=True),
-            "virtual_s": self.clock.now(),
-            "time_scale": self.clock.scale,
-        }
+        from seekplan.serve.snapshot import snapshot
+
+        return snapshot(self, plan_rows)
 
 
 def buffer_dir(db_arg: str, buffer: str | None) -> Path:

@@ -1,0 +1,409 @@
+"""The drives: one worker thread per drive driving the backend, and a
+watchdog that ends reads past their deadline.
+
+Whatever a backend call does -- returns, raises a :class:`BackendError`,
+raises anything else, or never returns -- the file ends in a clear state:
+COMPLETED, queued again under the ``retry:`` rule of its failure kind, or
+FAILED with the error text, and its slot in the tape system is freed
+(issue 35: a read error of another type left the file STARTED forever,
+dCache #7744). A drive that fails goes out of service for
+``drive_repair_s`` and its tape's files go to the other drives.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from seekplan.hardware import Hardware
+from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
+from seekplan.serve.clock import Clock
+from seekplan.serve.db import COMPLETED, FAILED, STARTED, SUBMITTED
+from seekplan.serve.faults import ReadDeadline, RetryPolicy
+from seekplan.serve.metrics import Stats
+from seekplan.serve.scheduler import Job, Scheduler
+from seekplan.serve.store import Store
+
+#: Failed files the status page lists (the most recent).
+FAILED_SHOWN = 50
+#: Longest real-time pause of the watchdog between two looks (seconds).
+WATCHDOG_POLL_S = 0.25
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a backend call failed: the retry rule's kind and the error text."""
+
+    kind: str
+    error: str
+
+
+def failure_of(e: Exception) -> Failure:
+    """The failure an exception of a backend call stands for: its own kind
+    for a BackendError, ``other`` (with the exception's type) for anything
+    else."""
+    if isinstance(e, BackendError):
+        return Failure(e.kind, str(e) or type(e).__name__)
+    return Failure("other", f"{type(e).__name__}: {e}")
+
+
+@dataclass(frozen=True)
+class FailedFile:
+    """A file that ended FAILED, for the status page."""
+
+    path: str
+    tape: str
+    error: str
+    at: float
+
+
+class Drives:
+    """The drive workers and the read-deadline watchdog."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        backend: Backend,
+        sched: Scheduler,
+        clock: Clock,
+        hardware: Hardware,
+        stats: Stats,
+        retry: RetryPolicy,
+        deadline: ReadDeadline,
+        drive_repair_s: float,
+    ) -> None:
+        self.store = store
+        self.backend = backend
+        self.sched = sched
+        self.clock = clock
+        self.hardware = hardware
+        self.stats = stats
+        self.retry = retry
+        self.deadline = deadline
+        self.drive_repair_s = drive_repair_s
+        self.paused = False
+        self.stopping = False
+        self.threads: list[threading.Thread] = []
+        #: The most recent FAILED files, newest last.
+        self.failed: collections.deque[FailedFile] = collections.deque(maxlen=FAILED_SHOWN)
+        #: Per drive: the number of its current read, bumped when the
+        #: watchdog gives up on it (a late return is then ignored).
+        self.read_ids = [0] * len(sched.drives)
+        self.deadlines: list[float | None] = [None] * len(sched.drives)
+
+    # ---- threads ---------------------------------------------------------------
+
+    def start(self) -> list[threading.Thread]:
+        """Starts one worker per drive and the watchdog; returns the threads
+        started (a thread the system refuses raises RuntimeError)."""
+        targets: list[tuple[Callable[..., None], tuple[Any, ...], str]] = [
+            (self._worker, (d,), f"drive-{d}") for d in range(len(self.sched.drives))
+        ]
+        targets.append((self._watchdog, (), "read-watchdog"))
+        for fn, args, name in targets:
+            t = threading.Thread(target=fn, args=args, name=name, daemon=True)
+            t.start()
+            self.threads.append(t)
+        return self.threads
+
+    def stop(self) -> None:
+        """Stops the workers (a file being read stays STARTED; it is read
+        again after a restart)."""
+        self.stopping = True
+        self.clock.halt()
+        with self.sched.lock:
+            self.clock.notify_all(self.sched.wake)
+        for t in self.threads:
+            t.join(timeout=10)
+
+    def pause(self, paused: bool) -> None:
+        """Takes the drives down (they finish the file in hand) or brings them back."""
+        with self.sched.lock:
+            self.paused = paused
+            self.clock.notify_all(self.sched.wake)
+
+    def notify(self) -> None:
+        """Wakes idle drives (new work). Caller holds the scheduler's lock."""
+        self.clock.notify_all(self.sched.wake)
+
+    # ---- the worker loop ---------------------------------------------------------
+
+    def _wait_s(self, now: float) -> float:
+        wake = self.sched.next_wake(now)
+        real = 1.0 if wake is None else max(0.001, wake / self.clock.scale)
+        return min(real, 1.0)
+
+    def _worker(self, d: int) -> None:
+        with self.clock.worker():
+            self._drive(d)
+
+    def _drive(self, d: int) -> None:
+        drive = self.sched.drives[d]
+        while not self.stopping:
+            with self.sched.lock:
+                now = self.clock.now()
+                action = None if self.paused else self.sched.next_action(d, now)
+                if action is None:
+                    self.clock.wait(self.sched.wake, self._wait_s(now))
+                    continue
+            try:
+                if action.kind == "plan":
+                    assert action.batch is not None
+                    self._plan(d, action.batch)
+                elif action.kind == "switch":
+                    assert action.tape is not None
+                    self._switch(d, action.tape)
+                else:
+                    assert action.job is not None
+                    self._read(d, action.job)
+            except Exception as e:  # the database or a bug: never kill the drive silently
+                if self.stopping:
+                    return
+                with self.sched.lock:
+                    drive.activity = f"error: {e}"
+                with self.clock.idle():
+                    self.clock.stop.wait(1.0)
+
+    def _plan(self, d: int, batch: list[Job]) -> None:
+        try:
+            plan = self.sched.order(batch, self.sched.drives[d].head)
+        except Exception:  # an ordering that fails must not strand the batch
+            plan = sorted(batch, key=lambda j: j.block)
+        with self.sched.lock:
+            self.sched.install(d, plan)
+
+    # ---- mounts ------------------------------------------------------------------
+
+    def _switch(self, d: int, tape: int) -> None:
+        drive = self.sched.drives[d]
+        if drive.mounted is not None:
+            drive.activity = "unmounting"
+            try:
+                self.backend.unmount(d, self.sched.tape_names[drive.mounted])
+            except Exception as e:
+                self._drive_failed(d, failure_of(e))
+                return
+            with self.sched.lock:
+                self.sched.unmounted(d)
+        if self.stopping:
+            return
+        drive.activity = "mounting"
+        name = self.sched.tape_names[tape]
+        try:
+            self.backend.mount(d, name)
+        except Exception as e:
+            self._mount_failed(d, tape, failure_of(e))
+            return
+        self.stats.mounts.inc()
+        with self.sched.lock:
+            self.sched.mounted(d, tape)
+
+    def _drive_failed(self, d: int, failure: Failure) -> None:
+        with self.sched.lock:
+            self.sched.drive_failed(d, self.clock.now() + self.drive_repair_s)
+            self.sched.drives[d].activity = f"failed: {failure.error}"
+            self.notify()
+        self.stats.drive_failures.inc()
+
+    def _mount_failed(self, d: int, tape: int, failure: Failure) -> None:
+        """A mount failed: the drive's own failure takes the drive out; any
+        other is counted against the tape, which fails its files once the
+        rule's attempts are spent."""
+        if failure.kind == "drive":
+            self._drive_failed(d, failure)
+            return
+        rule = self.retry.rule(failure.kind)
+        with self.sched.lock:
+            n = self.sched.mount_failed(d, tape, failure.kind, self.clock.now() + rule.backoff_s)
+            self.notify()
+        self.stats.mount_failures.inc()
+        if n >= rule.attempts:
+            self._fail_tape(tape, failure.error)
+
+    def _fail_tape(self, tape: int, error: str) -> None:
+        """The tape cannot be mounted: its queued files fail with ``error``."""
+        with self.store.wlock:
+            with self.sched.lock:
+                q = self.sched.tapes[tape]
+                jobs = list(q.jobs.values())
+                for job in jobs:
+                    self.sched.drop(job.path)
+                q.mount_failures.clear()
+                changes = [
+                    (fid, rid, st, FAILED, error) for j in jobs for fid, (rid, st) in j.rows.items()
+                ]
+                for j in jobs:
+                    j.rows.clear()
+            self._record_failed(changes, jobs, error)
+
+    def _record_failed(self, changes: list[Any], jobs: list[Job], error: str) -> None:
+        if changes:
+            self.store.transition(changes, time.time())
+            self.stats.failed.inc(len(changes))
+        now = time.time()
+        for job in jobs:
+            self.failed.append(FailedFile(job.path, self.sched.tape_names[job.tape], error, now))
+
+    # ---- reads -------------------------------------------------------------------
+
+    def estimate_s(self, job: ReadJob) -> float:
+        """Seconds the backend takes for ``job``: its own timing where it has
+        one (the simulated backend's read model), else the drive's locate
+        plus a transfer at the library's rate."""
+        timed = getattr(self.backend, "read_seconds", None)
+        if timed is not None:
+            return float(timed(job))
+        rate = float(self.hardware["drive"]["rate_bps"])
+        return positional_read_seconds(self.sched.model, rate, job.head, job.block, job.size)
+
+    def _read(self, d: int, job: Job) -> None:
+        drive = self.sched.drives[d]
+        # The store's lock spans the rows' move in memory and in the database,
+        # so a cancel never sees one without the other.
+        with self.store.wlock:
+            with self.sched.lock:
+                fresh = [(fid, rid) for fid, (rid, st) in job.rows.items() if st == SUBMITTED]
+                for fid, rid in fresh:
+                    job.rows[fid] = (rid, STARTED)
+                read = ReadJob(
+                    job.path,
+                    self.sched.tape_names[job.tape],
+                    job.block,
+                    job.size,
+                    drive.head,
+                    self.sched.session_bytes(d, job),
+                )
+            if fresh:
+                self.store.transition(
+                    [(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], time.time()
+                )
+        estimate = self.estimate_s(read)
+        with self.sched.lock:
+            t0 = self.clock.now()
+            drive.read_started, drive.read_estimate_s = t0, estimate
+            self.deadlines[d] = t0 + self.deadline.seconds(estimate)
+            my_id = self.read_ids[d]
+        failure = None
+        try:
+            self.backend.read(d, read)
+        except Exception as e:
+            failure = failure_of(e)
+        if self.stopping:
+            return  # left STARTED: read again after the restart
+        elapsed = self.clock.now() - t0
+        with self.sched.lock:
+            given_up = self.read_ids[d] != my_id
+            self.deadlines[d] = None
+            if given_up:
+                drive.down_until = None  # the hung call returned: the drive is back
+                drive.activity = "empty"
+                self.notify()
+        if given_up:
+            if failure is None and job.path not in self.store.disk:
+                self.backend.evict(job.path)  # a late copy nobody counts on
+            return
+        if failure is None:
+            self._completed(d, job, elapsed)
+        else:
+            self._failed(d, job, failure)
+
+    def _completed(self, d: int, job: Job, elapsed: float) -> None:
+        """The read is whole: its rows are COMPLETED and pin the copy, but
+        for rows released meanwhile. The store's lock is held from taking the
+        rows to committing them, so a release sees a row either still in the
+        job or committed with its pin, never in between."""
+        drive = self.sched.drives[d]
+        with self.store.wlock:
+            with self.sched.lock:
+                self.sched.finished(d, job)
+                rows = list(job.rows.items())
+                pinned = [fid for fid in job.rows if fid not in job.released]
+                job.rows.clear()
+                drive.rate_mb_s = job.size / 1e6 / elapsed if elapsed > 0 else 0.0
+                self.notify()
+            if rows:
+                self.store.transition(
+                    [(fid, rid, st, COMPLETED, None) for fid, (rid, st) in rows],
+                    time.time(),
+                    collections.Counter({job.path: len(pinned)}),
+                    pinned,
+                )
+            unwanted = job.path not in self.store.disk
+        if unwanted:
+            self.backend.evict(job.path)  # nobody wants it any more
+        self.stats.staged.inc(len(rows))
+        self.stats.bytes_read.inc(job.size)
+
+    def _failed(self, d: int, job: Job, failure: Failure) -> None:
+        """A read failed: the drive goes out of service if it was the
+        drive's fault (or a hang); the file is queued again while its rule
+        allows, else its rows end FAILED."""
+        with self.store.wlock:
+            self._fail_or_retry(d, job, failure)
+
+    def _fail_or_retry(self, d: int, job: Job, failure: Failure) -> None:
+        rule = self.retry.rule(failure.kind)
+        drive = self.sched.drives[d]
+        with self.sched.lock:
+            now = self.clock.now()
+            job.failures[failure.kind] = job.failures.get(failure.kind, 0) + 1
+            if failure.kind in ("drive", "timeout"):
+                self.sched.drive_failed(d, now + self.drive_repair_s)
+                drive.activity = f"failed: {failure.error}"
+            wanted = self.sched.jobs.get(job.path) is job
+            if wanted and job.failures[failure.kind] < rule.attempts:
+                self.sched.retry(d, job, now + rule.backoff_s)
+                self.notify()
+                self.stats.retries.inc()
+                return
+            self.sched.finished(d, job)
+            rows = list(job.rows.items())
+            job.rows.clear()
+            self.notify()
+        if failure.kind in ("drive", "timeout"):
+            self.stats.drive_failures.inc()
+        error = failure.error
+        if sum(job.failures.values()) > 1:
+            error = f"{error} (after {sum(job.failures.values())} attempts)"
+        changes = [(fid, rid, st, FAILED, error) for fid, (rid, st) in rows]
+        self._record_failed(changes, [job], error)
+
+    # ---- the watchdog --------------------------------------------------------------
+
+    def _watchdog(self) -> None:
+        """Ends every read that passes its deadline: the file is retried or
+        FAILED as a ``timeout``, and the drive, whose thread is still stuck
+        in the backend, is out of service until the call returns."""
+        while not self.stopping:
+            overdue: list[tuple[int, Job, float]] = []
+            with self.sched.lock:
+                now = self.clock.now()
+                nearest = None
+                for d, due in enumerate(self.deadlines):
+                    job = self.sched.drives[d].current
+                    if due is None or job is None:
+                        continue
+                    if now >= due:
+                        self.read_ids[d] += 1
+                        self.deadlines[d] = None
+                        overdue.append((d, job, due - self.sched.drives[d].read_started))
+                    elif nearest is None or due - now < nearest:
+                        nearest = due - now
+            for d, job, limit in overdue:
+                self._failed(
+                    d,
+                    job,
+                    Failure(
+                        "timeout",
+                        f"read did not finish within {limit:,.0f} s (its deadline: "
+                        f"{self.deadline.factor:g} x its estimate + {self.deadline.floor_s:g} s); "
+                        f"drive {d} is out of service until the call returns",
+                    ),
+                )
+            wait = WATCHDOG_POLL_S if nearest is None else nearest / self.clock.scale
+            self.clock.stop.wait(min(WATCHDOG_POLL_S, max(0.001, wait)))

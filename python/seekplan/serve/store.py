@@ -1,0 +1,324 @@
+"""The service's record of requests and pins: the database and the copy of
+its request rows, totals and pins the service keeps in memory.
+
+Locking: :attr:`Store.wlock` is held for one database write transaction and
+the change it makes to the in-memory copy, never longer: bulk work (a stage
+request of 100,000 files, a DELETE of one) is written in chunks of
+:data:`CHUNK` rows, each its own transaction, so a release, cancel or poll
+waits for one chunk at most (issue 35: releases waited seconds behind a bulk
+stage under one global lock). The scheduler's lock is never held around it.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from seekplan.serve import db
+from seekplan.serve.db import STARTED, SUBMITTED, TERMINAL
+
+#: Rows per transaction (and per IN clause) of bulk work. 5,000 rows insert in
+#: about 20 ms on SQLite here, which bounds what a small operation waits for.
+CHUNK = 5_000
+
+#: A file's move: (file id, request id, old state, new state, error).
+Change = tuple[int, str, str, str, "str | None"]
+
+
+class ApiError(Exception):
+    """An RFC 7807 problem: HTTP status, title, detail, extra headers."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail or title)
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.headers = headers or {}
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A request's row: who, when, and its kept counts per state."""
+
+    id: str
+    client: str
+    created_at: float
+    started_at: float | None
+    completed_at: float | None
+    deleted: bool
+    n_files: int
+    counts: dict[str, int]
+    version: int = 0
+
+    @property
+    def active(self) -> bool:
+        """Not completed and not deleted."""
+        return not self.deleted and self.completed_at is None
+
+    def moved(self, old: str, new: str, n: int, now: float) -> Summary:
+        """The summary after ``n`` files went from ``old`` to ``new`` at ``now``."""
+        counts = dict(self.counts)
+        counts[old] -= n
+        counts[new] += n
+        started = self.started_at if self.started_at is not None or new == SUBMITTED else now
+        done = counts[SUBMITTED] + counts[STARTED] == 0
+        completed = self.completed_at if self.completed_at is not None else (now if done else None)
+        return replace(
+            self,
+            counts=counts,
+            started_at=started,
+            completed_at=completed,
+            version=self.version + 1,
+        )
+
+    def row(self) -> dict[str, Any]:
+        """The request table's columns that change."""
+        out: dict[str, Any] = {
+            "started_at": self.started_at,
+            "completed_at": self.completed_at,
+            "deleted": self.deleted,
+        }
+        for state, col in db.COUNT_COLUMN.items():
+            out[col] = self.counts[state]
+        return out
+
+
+class Store:
+    """The database and the in-memory copy of request rows and pins."""
+
+    def __init__(self, engine: Engine, default_lifetime_s: float) -> None:
+        self.engine = engine
+        #: Pin lifetime of a staged copy whose request named none (seconds).
+        self.default_lifetime_s = default_lifetime_s
+        self.wlock = threading.RLock()
+        self.summaries: dict[str, Summary] = {}
+        self.active_by_client: dict[str, set[str]] = collections.defaultdict(set)
+        #: Requests being written, per client (they count against its cap).
+        self.reserved: collections.Counter[str] = collections.Counter()
+        #: Buffer paths with the number of unreleased staged files pinning them.
+        self.disk: dict[str, int] = {}
+        self.totals = dict.fromkeys(db.STATES, 0)
+        self.next_file_id = 1
+
+    # ---- the in-memory copy ---------------------------------------------------
+
+    def set_summary(self, s: Summary) -> None:
+        """Records a request's new summary (totals and the client's active set)."""
+        old = self.summaries.get(s.id)
+        for state in db.STATES:
+            self.totals[state] += s.counts[state] - (old.counts[state] if old else 0)
+        self.summaries[s.id] = s
+        if s.active:
+            self.active_by_client[s.client].add(s.id)
+        else:
+            self.active_by_client[s.client].discard(s.id)
+
+    def active_count(self, client: str) -> int:
+        """Requests of ``client`` not completed nor deleted, or being written."""
+        return len(self.active_by_client[client]) + self.reserved[client]
+
+    def take_ids(self, n: int) -> int:
+        """Reserves ``n`` file ids; the first. Caller holds ``wlock``."""
+        first = self.next_file_id
+        self.next_file_id += n
+        return first
+
+    # ---- start-up -------------------------------------------------------------
+
+    def load(self) -> list[Any]:
+        """Deletes requests never acknowledged (written in part when the
+        service stopped), loads the request rows and pins, and returns the
+        open files (id, request, path, state, released) in id order."""
+        r, f = db.requests, db.files
+        with self.engine.begin() as conn:
+            stale = [row[0] for row in conn.execute(sa.select(r.c.id).where(~r.c.accepted))]
+            for rid in stale:
+                conn.execute(f.delete().where(f.c.request_id == rid))
+                conn.execute(r.delete().where(r.c.id == rid))
+        with self.engine.connect() as conn:
+            for row in conn.execute(sa.select(r)).mappings():
+                counts = {s: row[c] for s, c in db.COUNT_COLUMN.items()}
+                self.set_summary(
+                    Summary(
+                        row["id"],
+                        row["client"],
+                        row["created_at"],
+                        row["started_at"],
+                        row["completed_at"],
+                        row["deleted"],
+                        row["n_files"],
+                        counts,
+                    )
+                )
+            for disk_path, disk_pins in conn.execute(sa.select(db.disk.c.path, db.disk.c.pins)):
+                self.disk[disk_path] = disk_pins
+            top = conn.execute(sa.select(sa.func.max(f.c.id))).scalar()
+            self.next_file_id = (top or 0) + 1
+            return list(
+                conn.execute(
+                    sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state, f.c.released)
+                    .where(f.c.state.in_([SUBMITTED, STARTED]))
+                    .order_by(f.c.id)
+                ).all()
+            )
+
+    # ---- writes ---------------------------------------------------------------
+
+    def transition(
+        self,
+        changes: Sequence[Change],
+        now: float,
+        pins: collections.Counter[str] | None = None,
+        pinned: Iterable[int] = (),
+    ) -> None:
+        """Moves files (id, request, old state, new state, error) and their
+        requests' counts in one transaction, pins the buffer ``pins`` (paths
+        just staged, with how many files pin each), and starts the pin
+        lifetime of the ``pinned`` file ids."""
+        f = db.files
+        pins = pins or collections.Counter()
+        with self.wlock:
+            summaries: dict[str, Summary] = {}
+            by_kind: dict[tuple[str, str, str | None], list[int]] = collections.defaultdict(list)
+            for fid, rid, old, new, error in changes:
+                by_kind[(old, new, error)].append(fid)
+                s = summaries.get(rid) or self.summaries[rid]
+                summaries[rid] = s.moved(old, new, 1, now)
+            with self.engine.begin() as conn:
+                for (old, new, error), ids in by_kind.items():
+                    values: dict[str, Any] = {"state": new}
+                    if new != SUBMITTED:
+                        values["started_at"] = sa.func.coalesce(f.c.started_at, now)
+                    if new in TERMINAL:
+                        values["finished_at"] = now
+                    if error is not None:
+                        values["error"] = error
+                    for chunk in chunks(ids):
+                        conn.execute(
+                            f.update().where(f.c.id.in_(chunk), f.c.state == old).values(**values)
+                        )
+                expiry = now + sa.func.coalesce(f.c.lifetime_s, self.default_lifetime_s)
+                for chunk in chunks(list(pinned)):
+                    conn.execute(f.update().where(f.c.id.in_(chunk)).values(pin_expires_at=expiry))
+                self.pin(conn, pins, now)
+                for s in summaries.values():
+                    conn.execute(
+                        db.requests.update().where(db.requests.c.id == s.id).values(s.row())
+                    )
+            self.pinned(pins)
+            for s in summaries.values():
+                self.set_summary(s)
+
+    def pin(self, conn: Connection, pins: collections.Counter[str], now: float) -> None:
+        """Writes ``pins`` (path -> pins added, negative: dropped) to the disk
+        table; :meth:`pinned` then records them in memory."""
+        d = db.disk
+        for path, n in pins.items():
+            if n == 0:
+                continue
+            have = self.disk.get(path, 0)
+            if have + n <= 0:
+                conn.execute(d.delete().where(d.c.path == path))
+            elif path in self.disk:
+                conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
+            else:
+                conn.execute(d.insert().values(path=path, pins=n, staged_at=now))
+
+    def pinned(self, pins: collections.Counter[str]) -> list[str]:
+        """Records committed ``pins`` in memory; returns the paths no longer pinned."""
+        gone = []
+        for path, n in pins.items():
+            left = self.disk.get(path, 0) + n
+            if left <= 0:
+                if self.disk.pop(path, None) is not None:
+                    gone.append(path)
+            else:
+                self.disk[path] = left
+        return gone
+
+    def release(self, rows: Sequence[tuple[int, str]], now: float) -> list[str]:
+        """Marks staged files (id, path) released and drops their pins, in
+        chunks; returns the buffer paths no longer pinned by anyone."""
+        f = db.files
+        gone: list[str] = []
+        for chunk in chunks(list(rows)):
+            drop = collections.Counter({p: 0 for _, p in chunk})
+            for _, path in chunk:
+                drop[path] -= 1
+            with self.wlock:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        f.update().where(f.c.id.in_([i for i, _ in chunk])).values(released=True)
+                    )
+                    self.pin(conn, drop, now)
+                gone += self.pinned(drop)
+        return gone
+
+    def mark_released(self, ids: Sequence[int]) -> None:
+        """Marks files not yet staged released: they will not be pinned."""
+        f = db.files
+        for chunk in chunks(list(ids)):
+            with self.wlock, self.engine.begin() as conn:
+                conn.execute(f.update().where(f.c.id.in_(chunk)).values(released=True))
+
+    def expired(self, now: float, limit: int = CHUNK) -> list[tuple[int, str]]:
+        """Staged, unreleased files whose pin lifetime has passed (id, path)."""
+        f = db.files
+        with self.engine.connect() as conn:
+            return [
+                (i, p)
+                for i, p in conn.execute(
+                    sa.select(f.c.id, f.c.path)
+                    .where(
+                        f.c.pin_expires_at < now,
+                        f.c.state == db.COMPLETED,
+                        ~f.c.released,
+                    )
+                    .limit(limit)
+                )
+            ]
+
+    def request_files(self, rid: str, paths: Iterable[str] | None = None) -> list[Any]:
+        """Rows (id, path, state, released) of request ``rid``: all of them,
+        or those of ``paths`` through the (request, path) index."""
+        f = db.files
+        cols = sa.select(f.c.id, f.c.path, f.c.state, f.c.released)
+        with self.engine.connect() as conn:
+            if paths is None:
+                return list(conn.execute(cols.where(f.c.request_id == rid).order_by(f.c.id)))
+            out: list[Any] = []
+            for chunk in chunks(sorted(set(paths))):
+                out += conn.execute(cols.where(f.c.request_id == rid, f.c.path.in_(chunk)))
+            return out
+
+    def client_files(self, client: str, paths: Iterable[str]) -> list[Any]:
+        """Unreleased rows (id, path, state, request id) of ``paths`` in the
+        client's requests not deleted, found through the path index."""
+        f, r = db.files, db.requests
+        out: list[Any] = []
+        with self.engine.connect() as conn:
+            for chunk in chunks(sorted(set(paths))):
+                out += conn.execute(
+                    sa.select(f.c.id, f.c.path, f.c.state, f.c.request_id)
+                    .join(r, r.c.id == f.c.request_id)
+                    .where(f.c.path.in_(chunk), ~f.c.released, r.c.client == client, ~r.c.deleted)
+                )
+        return out
+
+
+def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]:
+    """``items`` in slices of at most ``size``."""
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

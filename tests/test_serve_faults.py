@@ -1,0 +1,342 @@
+"""`seekplan serve` on a bad day (issue 35): every fault the simulated
+backend injects -- a media error, a drive failure, a hung read, a backend
+exception of another type, an unmountable tape, a failing robot -- ends the
+file FAILED with its reason (or COMPLETED after a retry), frees its slot,
+and is counted; releases cancel pins to be and expire with diskLifetime; a
+second service, a lost database file and a full disk are refused clearly."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import sqlalchemy as sa
+import yaml
+from fastapi.testclient import TestClient
+from serve_support import free_port, reads, server, write_catalog
+
+from seekplan.errors import SeekplanError
+from seekplan.serve import build
+from seekplan.serve.config import load_stage_config
+
+API = "/api/v1"
+
+#: Fast rules for tests: back-offs of a few simulated seconds, a read
+#: deadline of 50 simulated seconds past its estimate (2.5 ms at 20,000x).
+FAST = {
+    "retry": {
+        "read": {"attempts": 2, "backoff_s": 5},
+        "drive": {"attempts": 3, "backoff_s": 0},
+        "mount": {"attempts": 2, "backoff_s": 5},
+        "robot": {"attempts": 3, "backoff_s": 5},
+    },
+    "read_deadline": {"factor": 1.5, "floor_s": 50},
+    "drive_repair_s": 30,
+}
+
+
+@pytest.fixture
+def catalog(tmp_path):
+    p = tmp_path / "catalog.csv"
+    return p, write_catalog(p)
+
+
+def make(tmp_path, db_url, catalog, **over):
+    settings = {
+        "catalog": str(catalog[0]),
+        "db": db_url,
+        "buffer": str(tmp_path / "buffer"),
+        "time_scale": 20_000.0,
+        "drives": 2,
+        **FAST,
+        **over,
+    }
+    return build(load_stage_config(None, settings))
+
+
+def wait_done(c, rid, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        doc = c.get(f"{API}/stage/{rid}").json()
+        if "completedAt" in doc:
+            return doc
+        time.sleep(0.05)
+    raise AssertionError(f"request {rid} not completed: {doc}")
+
+
+def by_path(doc):
+    return {f["path"]: f for f in doc["files"]}
+
+
+def failed_total(c) -> float:
+    text = c.get("/metrics").text
+    return float(re.search(r"^seekplan_stage_files_failed_total (\S+)$", text, re.M).group(1))
+
+
+def test_every_injected_fault_ends_failed_with_its_reason(tmp_path, db_url, catalog):
+    paths = catalog[1]
+    t1 = [p for p in paths if "/T1/" in p]
+    named = {
+        paths[0]: "read_error",
+        paths[1]: "crash",
+        paths[2]: "hang",
+        paths[5]: "drive_failure",
+    }
+    app, svc = make(
+        tmp_path, db_url, catalog, inject={"files": named, "tapes": {"T3": "unmountable"}}
+    )
+    with TestClient(app) as c:
+        body = {"files": [{"path": p} for p in paths] + [{"path": "/not/catalogued"}]}
+        rid = c.post(f"{API}/stage", json=body).json()["requestId"]
+        files = by_path(wait_done(c, rid))
+        assert "media error" in files[paths[0]]["error"]
+        assert "after 2 attempts" in files[paths[0]]["error"]
+        assert files[paths[1]]["error"].startswith("RuntimeError: injected backend crash")
+        assert "did not finish within" in files[paths[2]]["error"]
+        assert "failed reading tape" in files[paths[5]]["error"]
+        assert "after 3 attempts" in files[paths[5]]["error"]
+        t3 = [p for p in paths if "/T3/" in p]
+        assert all("cannot be mounted" in files[p]["error"] for p in t3)
+        failed = {p for p, f in files.items() if f["state"] == "FAILED"}
+        assert failed == {paths[0], paths[1], paths[2], paths[5], "/not/catalogued", *t3}
+        assert all(f["state"] == "COMPLETED" for p, f in files.items() if p not in failed)
+        assert set(t1) - failed <= {p for p, f in files.items() if f["state"] == "COMPLETED"}
+        # Every slot is free, and every FAILED file is counted (the one
+        # failed at submission too).
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+            assert all(d.current is None for d in svc.sched.drives)
+        assert failed_total(c) == len(failed)
+        page = c.get("/").text
+        assert "Failed files" in page and "cannot be mounted" in page
+        # A later request for a file that failed is not stuck behind it.
+        rid2 = c.post(f"{API}/stage", json={"files": [{"path": paths[1]}]}).json()["requestId"]
+        again = by_path(wait_done(c, rid2))[paths[1]]
+        assert again["state"] == "FAILED" and "RuntimeError" in again["error"]
+    # Nothing that failed was logged as read; everything completed was.
+    done = set(reads(tmp_path / "buffer"))
+    assert not done & failed
+    assert done == set(paths) - failed
+
+
+def test_injected_rates_are_seeded_and_retries_recover_files(tmp_path, catalog):
+    """Random read errors at 40 %: with two tries per file some files fail
+    twice and end FAILED, others pass on their second try; the same seed
+    gives the same outcome, another seed another."""
+
+    def run(name, seed):
+        app, svc = make(
+            tmp_path / name,
+            str(tmp_path / f"{name}.db"),
+            catalog,
+            buffer=str(tmp_path / name / "buffer"),
+            inject={"seed": seed, "read_error_rate": 0.4},
+        )
+        with TestClient(app) as c:
+            rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1]]})
+            files = by_path(wait_done(c, rid.json()["requestId"]))
+            retried = svc.stats.retries._value.get()
+        return {p for p, f in files.items() if f["state"] == "FAILED"}, retried
+
+    first, retried = run("a", 7)
+    assert 0 < len(first) < len(catalog[1]) and retried > len(first)
+    assert run("b", 7)[0] == first
+    assert run("c", 8)[0] != first
+
+
+def test_failing_robot_moves_are_retried(tmp_path, catalog):
+    app, svc = make(
+        tmp_path, str(tmp_path / "r.db"), catalog, inject={"robot_failure_rate": 0.5, "seed": 3}
+    )
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1]]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert svc.stats.mount_failures._value.get() > 0
+        for f in files.values():
+            assert f["state"] == "COMPLETED" or "robot failed" in f["error"]
+
+
+def test_a_read_that_hangs_is_listed_as_stuck_before_its_deadline(tmp_path, catalog):
+    path = catalog[1][0]
+    app, svc = make(
+        tmp_path,
+        str(tmp_path / "h.db"),
+        catalog,
+        inject={"files": {path: "hang"}},
+        read_deadline={"factor": 1, "floor_s": 6e5, "stuck_factor": 2},
+    )
+    with TestClient(app) as c:
+        c.post(f"{API}/stage", json={"files": [{"path": path}]})
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not svc.snapshot()["stuck"]:
+            time.sleep(0.02)
+        stuck = svc.snapshot()["stuck"]
+        assert [s["path"] for s in stuck] == [path]
+        assert "Reads that look stuck" in c.get("/").text
+
+
+def test_release_before_staging_cancels_the_pin_and_lifetimes_expire(tmp_path, db_url, catalog):
+    paths = catalog[1]
+    app, svc = make(tmp_path, db_url, catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        body = {"files": [{"path": p, "diskLifetime": "PT10S"} for p in paths[:4]]}
+        rid = c.post(f"{API}/stage", json=body).json()["requestId"]
+        assert c.post(f"{API}/release/{rid}", json={"paths": paths[:2]}).status_code == 200
+        svc.pause(False)
+        wait_done(c, rid)
+        local = c.post(f"{API}/archiveinfo", json={"paths": paths[:4]}).json()
+        assert [x["locality"] for x in local] == ["TAPE"] * 2 + ["DISK_AND_TAPE"] * 2
+        assert svc.expire_pins(now=time.time() + 5) == 0
+        assert svc.expire_pins(now=time.time() + 11) == 2
+        local = c.post(f"{API}/archiveinfo", json={"paths": paths[2:4]}).json()
+        assert [x["locality"] for x in local] == ["TAPE"] * 2
+        bad = c.post(f"{API}/stage", json={"files": [{"path": paths[5], "diskLifetime": "1h"}]})
+        assert bad.status_code == 400 and "files[0].diskLifetime" in bad.json()["detail"]
+
+
+def test_a_release_without_a_known_id_releases_the_clients_paths(tmp_path, db_url, catalog):
+    """gfal-evict sends /release/gfal2-placeholder-id with the paths."""
+    paths = catalog[1]
+    tokens = tmp_path / "tokens"
+    tokens.write_text("alice aaaaaaaaaaaaaaaaaaaa\nbob bbbbbbbbbbbbbbbbbbbb\n")
+    alice = {"Authorization": "Bearer aaaaaaaaaaaaaaaaaaaa"}
+    bob = {"Authorization": "Bearer bbbbbbbbbbbbbbbbbbbb"}
+    app, svc = make(tmp_path, db_url, catalog, tokens=str(tokens))
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": paths[0]}]}, headers=alice)
+        rid = rid.json()["requestId"]
+        while "completedAt" not in c.get(f"{API}/stage/{rid}", headers=alice).json():
+            time.sleep(0.05)
+        # Bob holds no pin on it: nothing to release; Alice's id is not his.
+        evict = f"{API}/release/gfal2-placeholder-id"
+        assert c.post(evict, json={"paths": [paths[0]]}, headers=bob).status_code == 404
+        assert (
+            c.post(f"{API}/release/{rid}", json={"paths": [paths[0]]}, headers=bob).status_code
+            == 403
+        )
+        local = c.post(f"{API}/archiveinfo", json={"paths": [paths[0]]}, headers=alice).json()
+        assert local[0]["locality"] == "DISK_AND_TAPE"
+        assert c.post(evict, json={"paths": [paths[0]]}, headers=alice).status_code == 200
+        local = c.post(f"{API}/archiveinfo", json={"paths": [paths[0]]}, headers=alice).json()
+        assert local[0]["locality"] == "TAPE"
+
+
+def test_a_second_service_on_the_database_refuses_to_start(tmp_path, db_url, catalog):
+    _, first = make(tmp_path, db_url, catalog)
+    first.start()
+    try:
+        _, second = make(tmp_path, db_url, catalog)
+        with pytest.raises(SeekplanError, match=r"in use by seekplan serve pid \d+"):
+            second.start()
+    finally:
+        first.stop()
+    _, third = make(tmp_path, db_url, catalog)
+    third.start()  # the first's lock went with it
+    third.stop()
+
+
+def test_a_deleted_database_file_is_never_acknowledged(tmp_path, catalog):
+    db = tmp_path / "gone.db"
+    app, svc = make(tmp_path, str(db), catalog)
+    with TestClient(app) as c:
+        ok = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]})
+        assert ok.status_code == 201
+        db.unlink()
+        r = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][1]}]})
+        assert r.status_code == 503
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert "deleted or replaced" in r.json()["detail"]
+        assert svc.paused and "not acknowledging" in c.get("/").text.lower()
+
+
+def test_a_full_disk_is_a_problem_document_not_a_traceback(tmp_path, catalog):
+    app, svc = make(tmp_path, str(tmp_path / "full.db"), catalog)
+
+    def tiny(dbapi_connection, _record):
+        dbapi_connection.execute("PRAGMA max_page_count = 1")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        svc.pause(True)
+        sa.event.listen(svc.engine, "connect", tiny)
+        svc.engine.dispose()
+        r = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1]]})
+        assert r.status_code == 503, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert "full" in r.json()["detail"]
+        sa.event.remove(svc.engine, "connect", tiny)
+        svc.engine.dispose()
+        assert c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]}).status_code == 201
+
+
+def test_the_read_log_cannot_be_forged_by_a_path(tmp_path):
+    from seekplan.serve.backend import ReadJob, SimulatedBackend
+    from seekplan.serve.clock import Clock
+    from seekplan.serve.config import StageConfig
+
+    cfg = StageConfig(catalog="x")
+    from seekplan.catalog import make_drive
+    from seekplan.hardware import recall_hardware
+
+    recall = cfg.recall()
+    backend = SimulatedBackend(
+        recall_hardware(recall),
+        recall["library"]["read_model"],
+        make_drive("lto9"),
+        Clock(1e6),
+        tmp_path,
+        18_000_000_000_000,
+    )
+    forged = "/a\nread\t/b"
+    backend.read(0, ReadJob(forged, "T", 0, 1, 0, 1))
+    backend.close()
+    assert backend.on_disk() == {forged}
+
+
+def test_a_client_that_disconnects_mid_body_is_one_log_line(tmp_path, catalog):
+    port = free_port()
+    cfg = tmp_path / "stage.yaml"
+    cfg.write_text(
+        yaml.safe_dump(
+            {
+                "catalog": str(catalog[0]),
+                "db": str(tmp_path / "d.db"),
+                "port": port,
+                "library": {"drives": 1},
+            }
+        )
+    )
+    with server(cfg, port) as proc:
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.sendall(
+                b"POST /api/v1/stage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 1000\r\n\r\n{"files": ['
+            )
+        time.sleep(0.5)
+        proc.terminate()
+        err = proc.communicate(timeout=20)[1].decode()
+    assert "disconnected before sending its whole body" in err
+    assert "Traceback" not in err
+
+
+def test_a_second_serve_on_one_database_exits_2_naming_the_first(tmp_path, catalog):
+    port = free_port()
+    cfg = tmp_path / "stage.yaml"
+    cfg.write_text(
+        yaml.safe_dump({"catalog": str(catalog[0]), "db": str(tmp_path / "d.db"), "port": port})
+    )
+    with server(cfg, port) as first:
+        other = tmp_path / "other.yaml"
+        other.write_text(cfg.read_text().replace(f"port: {port}", f"port: {free_port()}"))
+        out = subprocess.run(
+            [sys.executable, "-m", "seekplan", "serve", "--config", str(other)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 2, out.stderr
+        assert f"in use by seekplan serve pid {first.pid}" in out.stderr
