@@ -1,8 +1,10 @@
 """Shared pieces of the `seekplan serve` tests: a catalog, a throwaway
-PostgreSQL 15 cluster, and a real server in a subprocess."""
+PostgreSQL 15 cluster, a real server in a subprocess, and a recording proxy
+that shows what a real client sends."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import signal
@@ -10,10 +12,13 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -138,3 +143,98 @@ def wait_up(proc: subprocess.Popen[bytes], port: int, timeout: float = 60) -> No
         except httpx.HTTPError:
             time.sleep(0.1)
     pytest.fail("server did not come up")
+
+
+#: Headers that belong to one hop, not to the request (RFC 9110 7.6.1).
+HOP_BY_HOP = frozenset(
+    ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer",
+     "upgrade", "proxy-authenticate", "proxy-authorization", "content-length"]
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request a client sent through a `RecordingProxy`, and the answer."""
+
+    method: str
+    path: str
+    body: bytes
+    status: int
+    location: str | None
+
+    def __str__(self) -> str:
+        to = f" -> {self.location}" if self.location else ""
+        body = f" {self.body.decode(errors='replace')}" if self.body else ""
+        return f"{self.method} {self.path}{body} => {self.status}{to}"
+
+
+class RecordingProxy:
+    """An HTTP/1.1 relay on loopback in front of the server at ``upstream_port``
+    that records every request: what a client really sends (method, path,
+    trailing slashes, body, redirects followed). The Host header is passed on,
+    so URLs the server builds from it (discovery, Location) name the proxy."""
+
+    def __init__(self, upstream_port: int) -> None:
+        self.calls: list[Call] = []
+        self._lock = threading.Lock()
+        proxy = self
+
+        class Relay(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+            def _body(self) -> bytes:
+                if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+                    parts = []
+                    while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                        parts.append(self.rfile.read(size))
+                        self.rfile.readline()
+                    while self.rfile.readline().strip():  # trailers
+                        pass
+                    return b"".join(parts)
+                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+
+            def _relay(self) -> None:
+                body = self._body()
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
+                if body or self.command in ("POST", "PUT", "PATCH"):
+                    headers["Content-Length"] = str(len(body))
+                conn = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=30)
+                try:
+                    conn.request(self.command, self.path, body=body, headers=headers)
+                    resp = conn.getresponse()
+                    data = resp.read()
+                finally:
+                    conn.close()
+                call = Call(self.command, self.path, body, resp.status, resp.getheader("Location"))
+                with proxy._lock:
+                    proxy.calls.append(call)
+                self.send_response(resp.status, resp.reason)
+                for k, v in resp.getheaders():
+                    if k.lower() not in HOP_BY_HOP and k.lower() not in ("server", "date"):
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+
+            do_GET = do_POST = do_DELETE = do_PUT = do_HEAD = do_PATCH = _relay
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Relay)
+        self._server.daemon_threads = True
+        self.port: int = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def take(self) -> list[Call]:
+        """The calls recorded since the last `take`, oldest first."""
+        with self._lock:
+            calls, self.calls = self.calls, []
+        return calls
+
+    def close(self) -> None:
+        """Stops listening."""
+        self._server.shutdown()
+        self._server.server_close()
