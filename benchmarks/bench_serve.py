@@ -52,7 +52,8 @@ def api_bench(tmp: Path, n_files: int, poll_s: float, pollers: int) -> dict[str,
             f.write(f"/bench/f{i:07d},T{i % 100:03d},{(i // 100) * 50},{1_000_000_000}\n")
     port = free_port()
     cfg = tmp / "stage.yaml"
-    cfg.write_text(yaml.safe_dump({"catalog": str(cat), "db": str(tmp / "b.db"), "port": port}))
+    settings = {"catalog": str(cat), "db": str(tmp / "b.db"), "port": port, "time_scale": 1e5}
+    cfg.write_text(yaml.safe_dump(settings))
     proc = subprocess.Popen(
         [sys.executable, "-m", "seekplan", "serve", "--config", str(cfg)],
         stdout=subprocess.DEVNULL,
@@ -63,9 +64,29 @@ def api_bench(tmp: Path, n_files: int, poll_s: float, pollers: int) -> dict[str,
         base = f"http://127.0.0.1:{port}{API}"
         body = {"files": [{"path": f"/bench/f{i:07d}"} for i in range(n_files)]}
         with httpx.Client(timeout=60) as c:
+            pinned = c.post(f"{base}/stage", json={"files": [{"path": "/bench/f0000000"}]})
+            pinned_id = pinned.json()["requestId"]
+            while "completedAt" not in c.get(f"{base}/stage/{pinned_id}").json():
+                time.sleep(0.05)
             t = time.perf_counter()
-            r = c.post(f"{base}/stage", json=body)
+            releases: list[float] = []
+            result: list[httpx.Response] = []
+            poster = threading.Thread(
+                target=lambda: result.append(httpx.post(f"{base}/stage", json=body, timeout=120))
+            )
+            poster.start()
+            with httpx.Client(timeout=60) as r_client:
+                while poster.is_alive():
+                    t_r = time.perf_counter()
+                    rel = r_client.post(
+                        f"{base}/release/{pinned_id}", json={"paths": ["/bench/f0000000"]}
+                    )
+                    rel.raise_for_status()
+                    releases.append(time.perf_counter() - t_r)
+                    time.sleep(0.01)
+            poster.join()
             stage_s = time.perf_counter() - t
+            r = result[0]
             assert r.status_code == 201, r.text
             rid = r.json()["requestId"]
             t = time.perf_counter()
@@ -91,9 +112,14 @@ def api_bench(tmp: Path, n_files: int, poll_s: float, pollers: int) -> dict[str,
             th.start()
         for th in threads:
             th.join()
+        releases.sort()
         return {
             "files": n_files,
             "stage_s": stage_s,
+            "stage_files_per_s": n_files / stage_s,
+            "releases_during_stage": len(releases),
+            "release_median_ms": 1000 * releases[len(releases) // 2],
+            "release_max_ms": 1000 * releases[-1],
             "get_s": get_s,
             "get_cached_s": get_again_s,
             "polls_per_s": sum(counts) / poll_s,
@@ -271,6 +297,7 @@ def main() -> None:
         "the last file; throughput is then bytes read over the horizon",
     )
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--api-only", action="store_true", help="skip the policy runs")
     args = ap.parse_args()
     out: dict[str, object] = {"date": time.strftime("%Y-%m-%d")}
     with tempfile.TemporaryDirectory() as d:
@@ -278,6 +305,8 @@ def main() -> None:
         if args.files > 0:
             out["api"] = api_bench(tmp, args.files, args.poll_s, args.pollers)
             print(json.dumps(out["api"]), flush=True)
+        if args.api_only:
+            return
         cat, paths, capacity_gb = kit_catalog(tmp, args.kit_scale, args.drive)
         if args.order == "random":
             random.Random(1).shuffle(paths)

@@ -13,7 +13,7 @@ import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -33,6 +33,7 @@ from seekplan.serve.service import ApiError, Service
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 API = "/api/v1"
+T = TypeVar("T")
 #: The client name requests get when the service runs without tokens.
 ANONYMOUS = "anonymous"
 
@@ -78,10 +79,13 @@ def _is_json(content_type: str | None) -> bool:
     return media == "application/json" or media.endswith("+json")
 
 
-async def _body(request: Request, limit: int) -> Any:
-    """The request's JSON body: 415 for a body that says it is not JSON, 413
-    past ``limit`` bytes (refused on Content-Length before reading, or as
-    soon as a streamed body passes it), 400 for anything but JSON."""
+async def _body(request: Request, limit: int, parse: Callable[[Any], T]) -> T:
+    """The request's JSON body read and checked by ``parse``: 415 for a body
+    that says it is not JSON, 413 past ``limit`` bytes (refused on
+    Content-Length before reading, or as soon as a streamed body passes it),
+    400 for anything but JSON. Decoding and checking run on a worker thread:
+    a 100,000-file body takes a few hundred milliseconds, which on the event
+    loop would hold up every other request (a release waited behind it)."""
     if not _is_json(request.headers.get("content-type")):
         raise ApiError(
             415,
@@ -97,12 +101,17 @@ async def _body(request: Request, limit: int) -> Any:
         raw += chunk
         if len(raw) > limit:
             raise too_large
+    return await run_in_threadpool(_parse_json, bytes(raw), parse)
+
+
+def _parse_json(raw: bytes, parse: Callable[[Any], T]) -> T:
     try:
-        return json.loads(raw)
+        doc = json.loads(raw)
     except (ValueError, RecursionError):
         # ValueError covers bad UTF-8 and integers past Python's digit limit;
         # RecursionError a body nested thousands deep.
         raise _json_error("the body is not valid JSON") from None
+    return parse(doc)
 
 
 def _check_path(path: str, field: str) -> str:
@@ -234,7 +243,7 @@ def create_app(
     @app.post(f"{API}/stage", status_code=201)
     async def stage(request: Request) -> Response:
         client = client_of(request)
-        paths, lifetimes = _stage_files(await _body(request, max_body_bytes))
+        paths, lifetimes = await _body(request, max_body_bytes, _stage_files)
         rid = await threaded(service.stage, client, paths, lifetimes)
         location = f"{str(request.base_url).rstrip('/')}{API}/stage/{rid}"
         return Response(
@@ -255,7 +264,7 @@ def create_app(
     @app.post(f"{API}/stage/{{request_id}}/cancel")
     async def cancel(request_id: str, request: Request) -> Response:
         client = client_of(request)
-        paths = _paths(await _body(request, max_body_bytes))
+        paths = await _body(request, max_body_bytes, _paths)
         await threaded(service.cancel, client, request_id, paths)
         return Response(status_code=200)
 
@@ -267,14 +276,14 @@ def create_app(
     @app.post(f"{API}/release/{{request_id}}")
     async def release(request_id: str, request: Request) -> Response:
         client = client_of(request)
-        paths = _paths(await _body(request, max_body_bytes))
+        paths = await _body(request, max_body_bytes, _paths)
         await threaded(service.release, client, request_id, paths)
         return Response(status_code=200)
 
     @app.post(f"{API}/archiveinfo")
     async def archiveinfo(request: Request) -> Response:
         client_of(request)
-        paths = _paths(await _body(request, max_body_bytes))
+        paths = await _body(request, max_body_bytes, _paths)
         return Response(json.dumps(service.archiveinfo(paths)), media_type="application/json")
 
     @app.get("/metrics")

@@ -26,6 +26,7 @@ the scheduler's lock is taken inside it, never around it.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import json
 import threading
@@ -61,6 +62,8 @@ NOT_ON_TAPE = "not a tape-stored file (0 bytes)"
 CANCELLED_ERROR = "stage cancelled by the client"
 #: Status bodies kept, most recently used first.
 CACHE_ENTRIES = 32
+#: Files handed to the scheduler under one hold of its lock.
+ARRIVALS_CHUNK = 500
 #: Real seconds between two looks for expired pins.
 PIN_CHECK_S = 5.0
 
@@ -287,21 +290,28 @@ class Service:
         finally:
             with self.store.wlock:
                 self.store.reserved[client] -= 1
-        for chunk in chunks(queue):
+        self._arrive(rid, queue)
+        return rid
+
+    def _arrive(self, rid: str, queue: Sequence[tuple[int, str]]) -> None:
+        """Hands a request's files to the scheduler, a few hundred at a time
+        (the drives take the same lock), with the jobs built beforehand."""
+        for chunk in chunks(queue, ARRIVALS_CHUNK):
+            fresh = []
+            for file_id, path in chunk:
+                entry = self.catalog.by_path[path]
+                job = Job(path, self.catalog.tape_index[entry.tape], entry.block, entry.size)
+                job.rows[file_id] = (rid, SUBMITTED)
+                fresh.append(job)
             with self.sched.lock:
                 vnow = self.clock.now()
-                for file_id, path in chunk:
-                    job = self.sched.jobs.get(path)
-                    if job is None:
-                        entry = self.catalog.by_path[path]
-                        tape = self.catalog.tape_index[entry.tape]
-                        job = Job(path, tape, entry.block, entry.size)
-                        job.rows[file_id] = (rid, SUBMITTED)
+                for job in fresh:
+                    live = self.sched.jobs.get(job.path)
+                    if live is None:
                         self.sched.arrive(job, vnow)
                     else:
-                        job.rows[file_id] = (rid, SUBMITTED)
+                        live.rows.update(job.rows)
                 self.drives.notify()
-        return rid
 
     def _file_error(self, path: str) -> str | None:
         entry = self.catalog.get(path)
@@ -578,10 +588,11 @@ class Service:
                 rows = [r for r in self.store.request_files(request_id, wanted) if not r.released]
             staged = [(r.id, r.path) for r in rows if r.state == COMPLETED]
             pending = []
-            with self.sched.lock:
-                for r in rows:
+            waiting = [r for r in rows if r.state in (SUBMITTED, STARTED)]
+            with self.sched.lock if waiting else contextlib.nullcontext():
+                for r in waiting:
                     job = self.sched.jobs.get(r.path)
-                    if r.state in (SUBMITTED, STARTED) and job is not None and r.id in job.rows:
+                    if job is not None and r.id in job.rows:
                         job.released.add(r.id)
                         pending.append(r.id)
             if pending:

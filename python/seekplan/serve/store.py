@@ -25,7 +25,7 @@ from seekplan.serve.db import STARTED, SUBMITTED, TERMINAL
 
 #: Rows per transaction (and per IN clause) of bulk work. 5,000 rows insert in
 #: about 20 ms on SQLite here, which bounds what a small operation waits for.
-CHUNK = 5_000
+CHUNK = 1_000
 
 #: A file's move: (file id, request id, old state, new state, error).
 Change = tuple[int, str, str, str, "str | None"]
