@@ -8,6 +8,7 @@ checks them and fills in its defaults (the dCache paper's T10000D library).
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
 from seekplan.config import load_yaml, require_finite, validate
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
 
@@ -119,11 +120,49 @@ class StageConfig(BaseModel):
         a recall config reads it."""
         data = named_recall_robot({"library": self.library}, "config")
         data["strategy"] = self.strategy()
+        _check_integers(data["strategy"])
         require_finite(data)
         try:
             return json.loads(_core.recall_config(json.dumps(data)))
         except ValueError as e:
             raise SeekplanError(str(e).replace("strategy.", "policy.")) from None
+
+
+#: Largest value of the core's unsigned integers (usize on 64-bit).
+_MAX_UINT = 2**64 - 1
+
+
+@cache
+def _integer_knobs() -> dict[str, dict[str, int]]:
+    """Each recall strategy's integer fields and their minimum, from the
+    core's schema."""
+    schema = json.loads(_core.schema("recall"))
+    knobs: dict[str, dict[str, int]] = {}
+    for variant in schema["$defs"]["Strategy"]["oneOf"]:
+        props = variant.get("properties", {})
+        knobs[str(props.get("name", {}).get("const"))] = {
+            field: int(prop.get("minimum", 0))
+            for field, prop in props.items()
+            if "integer" in (t if isinstance(t := prop.get("type"), list) else [t])
+        }
+    return knobs
+
+
+def _check_integers(strategy: dict[str, Any]) -> None:
+    """The strategy's integer fields are whole numbers in range: the core
+    refuses a negative or fractional one without naming the field (serde
+    reads a tagged enum from a buffer, which loses the field's path), so
+    they are named here."""
+    name = strategy.get("name")
+    knobs = _integer_knobs().get(name, {}) if isinstance(name, str) else {}
+    for field, minimum in knobs.items():
+        value = strategy.get(field)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SeekplanError(f"policy.{field}: {quote(value)} is not a whole number")
+        if not minimum <= value <= _MAX_UINT:
+            raise SeekplanError(f"policy.{field}: {value} is out of range {minimum}..{_MAX_UINT}")
 
 
 #: Most drives the service runs: it gives each drive a worker thread. An IBM
@@ -176,6 +215,10 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
     cfg = stage_config(data, origin)
     if cfg.catalog is None and cfg.ltfs_root is None:
         raise SeekplanError(f"{origin}: catalog: give a catalog CSV (--catalog) or ltfs_root")
+    if cfg.catalog is not None and cfg.ltfs_root is not None:
+        raise SeekplanError(
+            f"{origin}: catalog and ltfs_root: give one (ltfs_root catalogs its volumes itself)"
+        )
     from seekplan.serve.backend import BACKENDS
 
     kind = BACKENDS.get(cfg.backend)
