@@ -248,6 +248,7 @@ def create_app(
         return Response(OPENAPI.read_bytes(), media_type="application/yaml")
 
     @app.post(f"{API}/stage", status_code=201)
+    @app.post(f"{API}/stage/", status_code=201)  # as gfal2 sends it: no 307
     async def stage(request: Request) -> Response:
         client = client_of(request)
         paths = _stage_paths(await _body(request, max_body_bytes))
@@ -288,6 +289,7 @@ def create_app(
         return Response(status_code=200)
 
     @app.post(f"{API}/archiveinfo")
+    @app.post(f"{API}/archiveinfo/")  # as gfal2 sends it: no 307
     async def archiveinfo(request: Request) -> Response:
         client_of(request)
         paths = _paths(await _body(request, max_body_bytes))
