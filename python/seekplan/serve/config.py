@@ -7,6 +7,7 @@ checks them and fills in its defaults (the dCache paper's T10000D library).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from functools import cache
 from pathlib import Path
@@ -97,6 +98,41 @@ class StageConfig(BaseModel):
     tokens: str | None = None
     #: Caps per request and per client.
     limits: Limits = Field(default_factory=Limits)
+    #: PEM certificate (chain) to serve HTTPS with; needs `tls_key`.
+    tls_cert: str | None = None
+    #: PEM private key of `tls_cert` (unencrypted: the service starts unattended).
+    tls_key: str | None = None
+    #: One line per request (time, client, method, path, status, duration):
+    #: true (stderr), false (none) or a file to append to.
+    access_log: bool | str = True
+    #: Addresses (or networks, or "*") whose X-Forwarded-For and
+    #: X-Forwarded-Proto are believed: a TLS-terminating proxy's.
+    forwarded_allow_ips: list[str] = Field(default_factory=lambda: [LOOPBACK])
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_ips(cls, v: Any) -> Any:
+        return [part.strip() for part in v.split(",")] if isinstance(v, str) else v
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _known_ips(cls, v: list[str]) -> list[str]:
+        for item in v:
+            if item != "*":
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"{item!r} is neither an IP address, a network nor '*'"
+                    ) from None
+        return v
+
+    @field_validator("access_log")
+    @classmethod
+    def _log_path(cls, v: bool | str) -> bool | str:
+        if isinstance(v, str) and not v.strip():
+            raise ValueError("give true, false or a file to append to")
+        return v
 
     @field_validator("order")
     @classmethod
@@ -198,9 +234,15 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
         if raw is not None and not isinstance(raw, dict):
             raise SeekplanError(f"{p}: expected a mapping of settings, got {type(raw).__name__}")
         data = dict(raw or {})
-        for key in ("catalog", "ltfs_root", "buffer", "tokens", "db"):
+        for key in ("catalog", "ltfs_root", "buffer", "tokens", "db", "tls_cert", "tls_key",
+                    "access_log"):  # fmt: skip
             value = data.get(key)
-            if isinstance(value, str) and "://" not in value and not Path(value).is_absolute():
+            if (
+                isinstance(value, str)
+                and value.strip()
+                and "://" not in value
+                and not Path(value).is_absolute()
+            ):
                 data[key] = str(p.parent / value)
         origin = str(p)
     for key, value in overrides.items():
@@ -218,6 +260,11 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
     if cfg.catalog is not None and cfg.ltfs_root is not None:
         raise SeekplanError(
             f"{origin}: catalog and ltfs_root: give one (ltfs_root catalogs its volumes itself)"
+        )
+    if (cfg.tls_cert is None) != (cfg.tls_key is None):
+        given, missing = ("tls_cert", "tls_key") if cfg.tls_key is None else ("tls_key", "tls_cert")
+        raise SeekplanError(
+            f"{origin}: {missing}: {given} is given without it; give both or neither"
         )
     from seekplan.serve.backend import BACKENDS
 
