@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -109,16 +110,27 @@ class Postgres:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def stderr_of(config: Path) -> Path:
+    """Where :func:`server` writes the stderr of the server of ``config``."""
+    return config.with_name(f"{config.name}.stderr")
+
+
 @contextmanager
-def server(config: Path, env_port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """`seekplan serve --config CONFIG` in a subprocess, up and answering."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "seekplan", "serve", "--config", str(config)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+def server(
+    config: Path, env_port: int, scheme: str = "http", verify: ssl.SSLContext | bool = True
+) -> Iterator[subprocess.Popen[bytes]]:
+    """`seekplan serve --config CONFIG` in a subprocess, up and answering
+    (over https, checked by ``verify``, an SSL context, for ``scheme="https"``).
+    Its stderr (the access log among it) is appended to :func:`stderr_of`
+    ``CONFIG``: a pipe nobody reads would stop the server once full."""
+    with stderr_of(config).open("ab") as err:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "seekplan", "serve", "--config", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
     try:
-        wait_up(proc, env_port)
+        wait_up(proc, env_port, scheme=scheme, verify=verify, errors=stderr_of(config))
         yield proc
     finally:
         if proc.poll() is None:
@@ -130,15 +142,26 @@ def server(config: Path, env_port: int) -> Iterator[subprocess.Popen[bytes]]:
                 proc.wait()
 
 
-def wait_up(proc: subprocess.Popen[bytes], port: int, timeout: float = 60) -> None:
-    """Waits until the server answers discovery (fails if it exits first)."""
+def wait_up(
+    proc: subprocess.Popen[bytes],
+    port: int,
+    timeout: float = 60,
+    scheme: str = "http",
+    verify: ssl.SSLContext | bool = True,
+    errors: Path | None = None,
+) -> None:
+    """Waits until the server answers discovery (fails if it exits first,
+    with its stderr: the pipe's, or the file ``errors``)."""
     deadline = time.monotonic() + timeout
+    url = f"{scheme}://127.0.0.1:{port}/.well-known/wlcg-tape-rest-api"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             err = proc.stderr.read().decode() if proc.stderr else ""
+            if errors is not None:
+                err += errors.read_text(errors="replace")
             pytest.fail(f"server exited with {proc.returncode}: {err}")
         try:
-            httpx.get(f"http://127.0.0.1:{port}/.well-known/wlcg-tape-rest-api", timeout=1)
+            httpx.get(url, timeout=1, verify=verify)
             return
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -238,3 +261,23 @@ class RecordingProxy:
         """Stops listening."""
         self._server.shutdown()
         self._server.server_close()
+
+
+def stage_yaml(directory: Path, **settings: object) -> tuple[Path, int, list[str]]:
+    """A stage.yaml in ``directory`` on a free port with a small test
+    catalog (relative paths, resolved against the file); its path, port
+    and the catalog's paths."""
+    import yaml
+
+    paths = write_catalog(directory / "catalog.csv", per_tape=2)
+    port = free_port()
+    cfg = directory / "stage.yaml"
+    cfg.write_text(yaml.safe_dump({"catalog": "catalog.csv", "db": "s.db", "port": port,
+                                   "time_scale": 100_000.0, **settings}))  # fmt: skip
+    return cfg, port, paths
+
+
+#: How a graceful stop on SIGTERM ends: uvicorn shuts down (the lifespan
+#: stops the service), then raises the signal again, as a process that did
+#: not catch it would end; systemd counts SIGTERM as a clean stop.
+CLEAN = (0, -signal.SIGTERM)

@@ -432,11 +432,15 @@ def test_the_ltfs_backend_runs_in_real_time_on_its_volumes(tmp_path, catalog):
     from seekplan.serve.backend import LtfsBackend
 
     root = tmp_path / "volumes"
-    root.mkdir()
-    _app, svc = make(tmp_path, f"sqlite:///{tmp_path / 'l.db'}", catalog, backend="ltfs",
-                     ltfs_root=str(root))  # fmt: skip
+    (root / "T1").mkdir(parents=True)
+    (root / "T1" / "f").write_bytes(b"x" * 10)
+    os.setxattr(root / "T1" / "f", "user.ltfs.startblock", b"5")
+    settings = {"ltfs_root": str(root), "db": f"sqlite:///{tmp_path / 'l.db'}",
+                "buffer": str(tmp_path / "buffer"), "backend": "ltfs"}  # fmt: skip
+    _app, svc = build(load_stage_config(None, settings))
     assert isinstance(svc.backend, LtfsBackend) and svc.backend.root == root
     assert svc.clock.scale == 1.0
+    assert svc.catalog.get("/T1/f") is not None
 
 
 def test_a_catalogued_library_is_named_as_in_a_recall_config(cli, tmp_path, catalog):

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 import yaml
 from fastapi.testclient import TestClient
-from serve_support import free_port, reads, server, write_catalog
+from serve_support import free_port, reads, server, stderr_of, write_catalog
 
 from seekplan.errors import SeekplanError
 from seekplan.serve import build
@@ -310,15 +310,14 @@ def test_a_client_that_disconnects_mid_body_is_one_log_line(tmp_path, catalog):
             }
         )
     )
-    with server(cfg, port) as proc:
+    with server(cfg, port):
         with socket.create_connection(("127.0.0.1", port)) as s:
             s.sendall(
                 b"POST /api/v1/stage HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 b'Content-Length: 1000\r\n\r\n{"files": ['
             )
         time.sleep(0.5)
-        proc.terminate()
-        err = proc.communicate(timeout=20)[1].decode()
+    err = stderr_of(cfg).read_text()
     assert "disconnected before sending its whole body" in err
     assert "Traceback" not in err
 

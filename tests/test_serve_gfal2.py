@@ -222,8 +222,7 @@ def test_bring_online_poll_status_and_release_with_the_request_id(site, gfal2):
     assert [f["path"] for f in site.stage_doc(rid)["files"]] == paths
     assert site.sent("bring-online") == [
         "GET /.well-known/wlcg-tape-rest-api -> 200",
-        f"POST {API}/stage/ -> 307 to {API}/stage",
-        f"POST {API}/stage -> 201 to {API}/stage/{{id}}",
+        f"POST {API}/stage/ -> 201 to {API}/stage/{{id}}",
     ]
     body = json.loads(site.calls["bring-online"][-1].body)
     assert body == {"files": [{"path": p} for p in paths]}  # no diskLifetime
@@ -243,8 +242,7 @@ def test_bring_online_poll_status_and_release_with_the_request_id(site, gfal2):
     assert status["values"] == [ONLINE_AND_NEARLINE] * 4 + [NEARLINE]
     assert site.sent("user.status xattr") == [
         "GET /.well-known/wlcg-tape-rest-api -> 200",
-        f"POST {API}/archiveinfo/ -> 307 to {API}/archiveinfo",
-        f"POST {API}/archiveinfo -> 200",
+        f"POST {API}/archiveinfo/ -> 200",
     ]
 
     (released,) = gfal2.run({"op": "release", "urls": urls[:1], "token": rid})
@@ -292,8 +290,7 @@ def test_archive_poll(site, gfal2):
     assert cli.stdout.strip() == f"{on_tape} READY"
     assert site.sent("archive-poll (gfal-archivepoll)") == [
         "GET /.well-known/wlcg-tape-rest-api -> 200",
-        f"POST {API}/archiveinfo/ -> 307 to {API}/archiveinfo",
-        f"POST {API}/archiveinfo -> 200",
+        f"POST {API}/archiveinfo/ -> 200",
     ]
     (res,) = gfal2.run(
         {"op": "archive_poll", "urls": [on_tape, site.url("/data/empty"), site.url("/no/such")]}

@@ -801,6 +801,13 @@ def serve_cmd(
     tokens: Annotated[
         Path | None, typer.Option(help="Bearer tokens file: 'CLIENT TOKEN' per line")
     ] = None,
+    tls_cert: Annotated[
+        Path | None,
+        typer.Option(help="PEM certificate (chain): serve HTTPS; needs --tls-key"),
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option(help="PEM private key of --tls-cert (unencrypted)")
+    ] = None,
     config: Annotated[
         Path | None, typer.Option("--config", help="stage.yaml with the other settings")
     ] = None,
@@ -811,6 +818,7 @@ def serve_cmd(
 
         from seekplan.serve import build
         from seekplan.serve.config import LOOPBACK, load_stage_config
+        from seekplan.serve.server import scheme, uvicorn_config
     except ModuleNotFoundError as e:
         raise SeekplanError(
             f"{e}: install the serve extra (pip install 'seekplan[serve]')"
@@ -826,10 +834,14 @@ def serve_cmd(
             "time_scale": time_scale,
             "policy": policy,
             "tokens": None if tokens is None else str(tokens),
+            "tls_cert": None if tls_cert is None else str(tls_cert),
+            "tls_key": None if tls_key is None else str(tls_key),
         },
     )
     with _listen(cfg.host, cfg.port) as sock:
         web, service = build(cfg)
+        # Checked (TLS pair, access-log file) before the service starts.
+        settings = uvicorn_config(web, cfg)
         # Started here, so that a refusal is this command's error; the app's
         # lifespan then finds it started.
         service.start()
@@ -837,8 +849,8 @@ def serve_cmd(
             sys.stderr.write(f"warning: listening on {cfg.host}, not only on loopback\n")
         # The port bound, which `--port 0` leaves to the OS.
         port = sock.getsockname()[1]
-        sys.stderr.write(f"seekplan serve: status page at http://{cfg.host}:{port}/\n")
-        uvicorn.Server(uvicorn.Config(web, log_level="warning")).run(sockets=[sock])
+        sys.stderr.write(f"seekplan serve: status page at {scheme(cfg)}://{cfg.host}:{port}/\n")
+        uvicorn.Server(settings).run(sockets=[sock])
 
 
 def main() -> None:

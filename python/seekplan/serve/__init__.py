@@ -28,7 +28,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.serve import db
     from seekplan.serve.api import create_app, load_tokens
     from seekplan.serve.backend import BACKENDS, BackendContext
-    from seekplan.serve.catalog import load_catalog, ltfs_catalog
+    from seekplan.serve.catalog import check_extents, load_catalog, ltfs_catalog
     from seekplan.serve.clock import Clock, ModelledClock
     from seekplan.serve.config import duration_s
     from seekplan.serve.faults import FaultInjector
@@ -48,12 +48,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         raise SeekplanError("give a catalog (--catalog CSV) or an LTFS root (ltfs_root)")
     capacity = int(model.capacity)
     block_bytes = int(model.block_bytes)
-    for e in catalog.by_path.values():
-        if e.block + e.size // block_bytes > capacity:
-            raise SeekplanError(
-                f"catalog: {e.path}: block {e.block} + {e.size} bytes ends past the end of a "
-                f"{cfg.drive} tape ({capacity:,} blocks of {block_bytes:,} bytes)"
-            )
+    check_extents(catalog, block_bytes, capacity, cfg.drive)
     tokens = load_tokens(cfg.tokens) if cfg.tokens is not None else None
     tape_capacity = (
         round(cfg.tape_capacity_gb * 1e9)

@@ -10,6 +10,7 @@ and ignored, as the reference document requires.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -40,18 +41,27 @@ ANONYMOUS = "anonymous"
 
 def load_tokens(path: str | Path) -> dict[str, str]:
     """Bearer tokens from a file: ``CLIENT TOKEN`` per line, ``#`` comments;
-    returns token -> client. Errors name the line."""
+    returns token -> client. Errors name the line and the field; a token or
+    client name must be printable ASCII (a bearer token is, RFC 6750's
+    b64token), so none can hide a NUL, a control character or a look-alike."""
     p = Path(path)
-    lines = read_text(p, "tokens file").splitlines()
+    lines = read_text(p, "tokens file").split("\n")
     tokens: dict[str, str] = {}
     for n, line in enumerate(lines, start=1):
-        text = line.split("#", 1)[0].strip()
+        text = line.split("#", 1)[0].strip(" \t")
         if not text:
             continue
-        parts = text.split()
+        parts = _FIELD_SEP.split(text)
         if len(parts) != 2:
             raise SeekplanError(f"{p} line {n}: expected 'CLIENT TOKEN', got {len(parts)} fields")
         client, token = parts
+        for field, value in (("client", client), ("token", token)):
+            bad = _NOT_PRINTABLE_ASCII.search(value)
+            if bad is not None:
+                raise SeekplanError(
+                    f"{p} line {n}: {field}: character {bad.start() + 1} is "
+                    f"U+{ord(bad.group()):04X}; expected printable ASCII"
+                )
         if len(token) < 16:
             raise SeekplanError(f"{p} line {n}: token of {client!r} is shorter than 16 characters")
         if token in tokens:
@@ -60,6 +70,13 @@ def load_tokens(path: str | Path) -> dict[str, str]:
     if not tokens:
         raise SeekplanError(f"{p}: no tokens")
     return tokens
+
+
+#: What separates a tokens file's fields: spaces and tabs (any other
+#: character, whitespace or not, is part of a field and checked).
+_FIELD_SEP = re.compile(r"[ \t]+")
+#: Anything but printable ASCII (0x21-0x7e).
+_NOT_PRINTABLE_ASCII = re.compile(r"[^\x21-\x7e]")
 
 
 #: Longest path accepted (Linux's PATH_MAX).
@@ -241,6 +258,7 @@ def create_app(
         return Response(OPENAPI.read_bytes(), media_type="application/yaml")
 
     @app.post(f"{API}/stage", status_code=201)
+    @app.post(f"{API}/stage/", status_code=201)  # as gfal2 sends it: no 307
     async def stage(request: Request) -> Response:
         client = client_of(request)
         paths, lifetimes = await _body(request, max_body_bytes, _stage_files)
@@ -281,6 +299,7 @@ def create_app(
         return Response(status_code=200)
 
     @app.post(f"{API}/archiveinfo")
+    @app.post(f"{API}/archiveinfo/")  # as gfal2 sends it: no 307
     async def archiveinfo(request: Request) -> Response:
         client_of(request)
         paths = await _body(request, max_body_bytes, _paths)

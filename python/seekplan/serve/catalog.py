@@ -6,6 +6,10 @@ size in bytes), or it is read from mounted LTFS volumes (one directory per
 tape, each file's ``ltfs.startblock`` extended attribute). Errors name the
 line and column; paths are sanitised as the API sanitises client paths, so a
 catalog path and a requested one compare equal when they name the same file.
+A path no client could ask for, or that would forge a line of a log (a
+control character, a ``..`` segment), is refused; so are two files of one
+tape whose extents overlap, once the drive's block size is known
+(:func:`check_extents`).
 """
 
 from __future__ import annotations
@@ -15,12 +19,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.io import MAX_INT, capped_lines, check_header, strip_bom
 
 COLUMNS = ("path", "tape", "block", "size")
 _SLASHES = re.compile(r"/{2,}")
+#: Characters no catalogued path may hold: C0 controls (NUL, tab, newline,
+#: carriage return, ...) and DEL.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def sanitise(path: str) -> str:
@@ -42,10 +50,27 @@ class Entry:
     size: int
 
 
-class Catalog:
-    """The catalog: entries by sanitised path, and the tapes in first-seen order."""
+def path_problem(path: str) -> str | None:
+    """Why a (sanitised) catalog path can never be requested or could forge a
+    log line, or None: a control character or a ``..`` segment."""
+    bad = _CONTROL.search(path)
+    if bad is not None:
+        return f"{quote(path)} contains a control character ({bad.group()!r})"
+    if ".." in path.split("/"):
+        return f"{quote(path)} contains a '..' segment"
+    return None
 
-    def __init__(self, entries: Iterable[Entry]) -> None:
+
+class Catalog:
+    """The catalog: entries by sanitised path, and the tapes in first-seen
+    order; ``origin`` (its file) and ``lines`` (path -> 1-based line, for a
+    CSV catalog) let later checks name where an entry came from."""
+
+    def __init__(
+        self, entries: Iterable[Entry], origin: str = "catalog", lines: dict[str, int] | None = None
+    ) -> None:
+        self.origin = origin
+        self.lines: dict[str, int] = lines or {}
         self.by_path: dict[str, Entry] = {}
         self.tapes: list[str] = []
         self.tape_index: dict[str, int] = {}
@@ -80,6 +105,7 @@ def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
     try:
         check_header(reader.fieldnames or [], COLUMNS, origin)
         entries: dict[str, Entry] = {}
+        line_of: dict[str, int] = {}
         for row in reader:
             where = f"{origin} line {reader.line_num}"
             if None in row:
@@ -88,6 +114,9 @@ def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
             if not raw_path.startswith("/"):
                 raise SeekplanError(f"{where}: column 'path': {raw_path!r} is not an absolute path")
             path = sanitise(raw_path)
+            problem = path_problem(path)
+            if problem is not None:
+                raise SeekplanError(f"{where}: column 'path': {problem}")
             tape = (row.get("tape") or "").strip()
             if not tape:
                 raise SeekplanError(f"{where}: column 'tape' is empty")
@@ -96,11 +125,12 @@ def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
             entries[path] = Entry(
                 path, tape, _field(row, "block", where), _field(row, "size", where)
             )
+            line_of[path] = reader.line_num
     except csv.Error as e:
         raise SeekplanError(f"{origin} line {reader.line_num}: malformed CSV: {e}") from None
     if not entries:
         raise SeekplanError(f"{origin}: no files (expected a header {','.join(COLUMNS)} and rows)")
-    return Catalog(entries.values())
+    return Catalog(entries.values(), origin, line_of)
 
 
 def load_catalog(path: str | Path) -> Catalog:
@@ -126,11 +156,56 @@ def ltfs_catalog(root: str | Path, prefix: str = "/") -> Catalog:
     for volume in sorted(p for p in base.iterdir() if p.is_dir()):
         for f in scan(volume):
             if f.link is None and f.partition == DATA_PARTITION:
-                entries.append(
-                    Entry(
-                        sanitise(f"{prefix}/{volume.name}/{f.path}"), volume.name, f.block, f.size
-                    )
-                )
+                path = sanitise(f"{prefix}/{volume.name}/{f.path}")
+                problem = path_problem(path)
+                if problem is not None:
+                    raise SeekplanError(f"{volume / f.path}: {problem}")
+                entries.append(Entry(path, volume.name, f.block, f.size))
     if not entries:
         raise SeekplanError(f"{base}: no files on any volume")
-    return Catalog(entries)
+    return Catalog(entries, str(base))
+
+
+def _where(catalog: Catalog, path: str, field: str) -> str:
+    """The place an entry came from, as errors name it: the CSV's line and
+    column, or an LTFS volume's file and attribute."""
+    line = catalog.lines.get(path)
+    if line is None:
+        return f"{catalog.origin}: {path}: {field}"
+    return f"{catalog.origin} line {line}: column {field!r}"
+
+
+def check_extents(catalog: Catalog, block_bytes: int, capacity: int, drive: str) -> None:
+    """Every file fits on a ``drive`` tape of ``capacity`` blocks of
+    ``block_bytes``, and no two files of one tape overlap: a file occupies
+    blocks [block, block + ceil(size / block_bytes)); an empty file none.
+    Sorted per tape, O(n log n); the error names the later line."""
+    field = "block" if catalog.lines else "ltfs.startblock"
+    per_tape: dict[str, list[tuple[int, int, str]]] = {}
+    for e in catalog.by_path.values():
+        end = e.block + -(-e.size // block_bytes)
+        if end > capacity:
+            raise SeekplanError(
+                f"{_where(catalog, e.path, field)}: {e.path}: block {e.block} + {e.size} bytes "
+                f"ends past the end of a {drive} tape ({capacity:,} blocks of "
+                f"{block_bytes:,} bytes)"
+            )
+        if end > e.block:
+            per_tape.setdefault(e.tape, []).append((e.block, end, e.path))
+    for tape, extents in per_tape.items():
+        extents.sort()
+        reach, holder = -1, ""
+        for start, end, path in extents:
+            if start < reach:
+                _overlap(catalog, tape, path, holder, field)
+            if end > reach:
+                reach, holder = end, path
+
+
+def _overlap(catalog: Catalog, tape: str, a: str, b: str, field: str) -> NoReturn:
+    """Raises the overlap of ``a`` and ``b``, named at the later CSV line."""
+    la, lb = catalog.lines.get(a, 0), catalog.lines.get(b, 0)
+    if la < lb:
+        a, b, la, lb = b, a, lb, la
+    other = f"{b} (line {lb})" if catalog.lines else b
+    raise SeekplanError(f"{_where(catalog, a, field)}: {a} overlaps {other} on tape {tape}")

@@ -7,7 +7,9 @@ checks them and fills in its defaults (the dCache paper's T10000D library).
 
 from __future__ import annotations
 
+import ipaddress
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
 from seekplan.config import load_yaml, require_finite, validate
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
 from seekplan.serve.faults import FaultPlan, ReadDeadline, RetryPolicy
@@ -117,10 +119,46 @@ class StageConfig(BaseModel):
     #: Faults the simulated backend injects (tests, rehearsals); none by default.
     inject: FaultPlan | None = None
 
+    #: PEM certificate (chain) to serve HTTPS with; needs `tls_key`.
+    tls_cert: str | None = None
+    #: PEM private key of `tls_cert` (unencrypted: the service starts unattended).
+    tls_key: str | None = None
+    #: One line per request (time, client, method, path, status, duration):
+    #: true (stderr), false (none) or a file to append to.
+    access_log: bool | str = True
+    #: Addresses (or networks, or "*") whose X-Forwarded-For and
+    #: X-Forwarded-Proto are believed: a TLS-terminating proxy's.
+    forwarded_allow_ips: list[str] = Field(default_factory=lambda: [LOOPBACK])
+
     @field_validator("default_disk_lifetime", "max_disk_lifetime")
     @classmethod
     def _duration(cls, v: str) -> str:
         duration_s(v)
+        return v
+
+    @field_validator("forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_ips(cls, v: Any) -> Any:
+        return [part.strip() for part in v.split(",")] if isinstance(v, str) else v
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _known_ips(cls, v: list[str]) -> list[str]:
+        for item in v:
+            if item != "*":
+                try:
+                    ipaddress.ip_network(item, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"{item!r} is neither an IP address, a network nor '*'"
+                    ) from None
+        return v
+
+    @field_validator("access_log")
+    @classmethod
+    def _log_path(cls, v: bool | str) -> bool | str:
+        if isinstance(v, str) and not v.strip():
+            raise ValueError("give true, false or a file to append to")
         return v
 
     @field_validator("order")
@@ -145,6 +183,7 @@ class StageConfig(BaseModel):
         a recall config reads it."""
         data = named_recall_robot({"library": self.library}, "config")
         data["strategy"] = self.strategy()
+        _check_integers(data["strategy"])
         require_finite(data)
         try:
             return json.loads(_core.recall_config(json.dumps(data)))
@@ -168,6 +207,43 @@ def duration_s(text: str) -> float:
     if seconds < 0:
         raise ValueError(f"{text!r} is negative")
     return seconds
+
+
+#: Largest value of the core's unsigned integers (usize on 64-bit).
+_MAX_UINT = 2**64 - 1
+
+
+@cache
+def _integer_knobs() -> dict[str, dict[str, int]]:
+    """Each recall strategy's integer fields and their minimum, from the
+    core's schema."""
+    schema = json.loads(_core.schema("recall"))
+    knobs: dict[str, dict[str, int]] = {}
+    for variant in schema["$defs"]["Strategy"]["oneOf"]:
+        props = variant.get("properties", {})
+        knobs[str(props.get("name", {}).get("const"))] = {
+            field: int(prop.get("minimum", 0))
+            for field, prop in props.items()
+            if "integer" in (t if isinstance(t := prop.get("type"), list) else [t])
+        }
+    return knobs
+
+
+def _check_integers(strategy: dict[str, Any]) -> None:
+    """The strategy's integer fields are whole numbers in range: the core
+    refuses a negative or fractional one without naming the field (serde
+    reads a tagged enum from a buffer, which loses the field's path), so
+    they are named here."""
+    name = strategy.get("name")
+    knobs = _integer_knobs().get(name, {}) if isinstance(name, str) else {}
+    for field, minimum in knobs.items():
+        value = strategy.get(field)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SeekplanError(f"policy.{field}: {quote(value)} is not a whole number")
+        if not minimum <= value <= _MAX_UINT:
+            raise SeekplanError(f"policy.{field}: {value} is out of range {minimum}..{_MAX_UINT}")
 
 
 #: Most drives the service runs: it gives each drive a worker thread. An IBM
@@ -203,9 +279,15 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
         if raw is not None and not isinstance(raw, dict):
             raise SeekplanError(f"{p}: expected a mapping of settings, got {type(raw).__name__}")
         data = dict(raw or {})
-        for key in ("catalog", "ltfs_root", "buffer", "tokens", "db"):
+        for key in ("catalog", "ltfs_root", "buffer", "tokens", "db", "tls_cert", "tls_key",
+                    "access_log"):  # fmt: skip
             value = data.get(key)
-            if isinstance(value, str) and "://" not in value and not Path(value).is_absolute():
+            if (
+                isinstance(value, str)
+                and value.strip()
+                and "://" not in value
+                and not Path(value).is_absolute()
+            ):
                 data[key] = str(p.parent / value)
         origin = str(p)
     for key, value in overrides.items():
@@ -220,6 +302,15 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
     cfg = stage_config(data, origin)
     if cfg.catalog is None and cfg.ltfs_root is None:
         raise SeekplanError(f"{origin}: catalog: give a catalog CSV (--catalog) or ltfs_root")
+    if cfg.catalog is not None and cfg.ltfs_root is not None:
+        raise SeekplanError(
+            f"{origin}: catalog and ltfs_root: give one (ltfs_root catalogs its volumes itself)"
+        )
+    if (cfg.tls_cert is None) != (cfg.tls_key is None):
+        given, missing = ("tls_cert", "tls_key") if cfg.tls_key is None else ("tls_key", "tls_cert")
+        raise SeekplanError(
+            f"{origin}: {missing}: {given} is given without it; give both or neither"
+        )
     from seekplan.serve.backend import BACKENDS
 
     kind = BACKENDS.get(cfg.backend)
