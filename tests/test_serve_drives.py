@@ -1,7 +1,7 @@
 """`seekplan serve` keeps every drive reading while work is queued (issue 35,
 item 3): the default by-tapes `tapes: auto` passes on as many tapes as there
-are drives, and a free drive is not starved by a queue full of held tapes'
-files."""
+are drives, a free drive is not starved by a queue full of held tapes' files,
+and the status page warns when drives idle while files wait."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from serve_support import write_catalog
 
 from seekplan.catalog import make_drive
 from seekplan.serve import build
 from seekplan.serve.config import load_stage_config
+from seekplan.serve.page import render_page
 from seekplan.serve.scheduler import Job, Scheduler
 
 API = "/api/v1"
@@ -92,6 +94,44 @@ def test_every_drive_reads_while_a_tape_per_drive_is_queued(tmp_path):
         with svc.sched.lock:
             # no tape is passed on whole yet: one tape in flight per drive
             assert svc.sched.parallel_tapes == DRIVES
+        assert svc.snapshot()["idle_warning"] is None
+
+
+def test_the_page_warns_when_drives_idle_while_files_wait(tmp_path):
+    """One tape at a time through a 6-file queue leaves 3 of 4 drives empty
+    while the other tapes' files wait in the requester: the page says so,
+    with the counts; once every file is read the warning is gone."""
+    cat = tmp_path / "c.csv"
+    paths = write_catalog(cat)
+    app, svc = make(
+        tmp_path,
+        cat,
+        drives=4,
+        policy={"name": "by-tapes", "tapes": 1},
+        library={"queue_size": 6},
+    )
+    with TestClient(app) as c:
+        rid = stage_all(c, svc, paths)
+        deadline = time.monotonic() + 10
+        snap: dict[str, Any] = {"idle_warning": None}
+        while snap["idle_warning"] is None and time.monotonic() < deadline:
+            if svc.stats.bytes_read._value.get() > 0:
+                snap = svc.snapshot()
+            time.sleep(0.01)
+        warning = snap["idle_warning"]
+        assert warning is not None, "no warning while drives stood empty"
+        assert warning["drives"] == 4 and 1 <= warning["idle"] <= 3
+        assert 1 <= warning["tapes"] <= 3
+        assert 0 < warning["in_requester"] + warning["in_queue"] < len(paths)
+        page = render_page(snap, "test")
+        assert "id='idle-warning'" in page
+        assert f"{warning['idle']} of 4 drives idle while {warning['tapes']} tapes" in page
+        done = time.monotonic() + 30
+        while "completedAt" not in c.get(f"{API}/stage/{rid}").json():
+            assert time.monotonic() < done, "the request did not complete"
+            time.sleep(0.05)
+        assert svc.snapshot()["idle_warning"] is None
+        assert "idle-warning" not in c.get("/").text
 
 
 class FifoRequester:
@@ -144,6 +184,8 @@ def test_a_free_drive_gets_a_new_tape_past_a_queue_full_of_held_tapes_files():
     assert sched.next_action(1, 0.0) is None
     assert sched.in_system == 2 + 2, "one file per drive past the queue's size"
     assert sched.drives[1].activity == "empty"
+    warning = sched.idle_warning()
+    assert warning == {"idle": 1, "drives": 2, "tapes": 1, "in_requester": 1, "in_queue": 0}
 
 
 def test_tapes_auto_is_the_default_and_by_tapes_alone_means_it():

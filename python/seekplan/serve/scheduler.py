@@ -309,6 +309,30 @@ class Scheduler:
         ready = sum(1 for q in self.tapes if q.holder is None and q.jobs)
         return free > ready
 
+    def idle_warning(self) -> dict[str, int] | None:
+        """Drives with nothing to do (empty or idle) while files wait on tapes
+        no drive holds (in the requester or the tape-system queue), with the
+        counts; None when no drive idles or no such file waits. Files of a
+        held tape are not counted: only the drive holding it reads them."""
+        idle = sum(1 for d in self.drives if d.activity in ("empty", "idle"))
+        if idle == 0:
+            return None
+        tapes = in_requester = in_queue = 0
+        for t, q in enumerate(self.tapes):
+            if q.holder is None and (self.pending_by_tape[t] or q.jobs):
+                tapes += 1
+                in_requester += self.pending_by_tape[t]
+                in_queue += len(q.jobs)
+        if tapes == 0:
+            return None
+        return {
+            "idle": idle,
+            "drives": len(self.drives),
+            "tapes": tapes,
+            "in_requester": in_requester,
+            "in_queue": in_queue,
+        }
+
     def _most_relevant(self) -> int | None:
         best: tuple[int, int] | None = None
         tape = None

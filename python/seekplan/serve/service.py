@@ -836,6 +836,7 @@ class Service:
             ]
             waiting = self.sched.waiting()
             in_system = self.sched.in_system
+            idle_warning = self.sched.idle_warning()
         recent = sorted(
             (s for s in self.summaries.values() if not s.deleted),
             key=lambda s: s.created_at,
@@ -848,6 +849,7 @@ class Service:
             "drives": drives,
             "waiting": waiting,
             "in_system": in_system,
+            "idle_warning": idle_warning,
             "recent": recent,
             "poll_rate": self.stats.poll_rate(),
             "throttled": self.stats.throttled,
