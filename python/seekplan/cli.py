@@ -796,7 +796,8 @@ def serve_cmd(
         float | None, typer.Option(help="Simulated time runs this many times real time")
     ] = None,
     policy: Annotated[
-        str | None, typer.Option(help="fifo, or a recall strategy name (default by-tapes, 2 tapes)")
+        str | None,
+        typer.Option(help="fifo, or a recall strategy name (default by-tapes, tapes: auto)"),
     ] = None,
     tokens: Annotated[
         Path | None, typer.Option(help="Bearer tokens file: 'CLIENT TOKEN' per line")

@@ -171,6 +171,19 @@ impl Requester {
     fn next_wake(&self) -> Option<f64> {
         self.lock().next_wake()
     }
+
+    /// Passes on the requests of `tapes` tapes in parallel from now on
+    /// (by-tapes only; ValueError otherwise or for 0). Lowering it
+    /// interrupts no tape: the active ones are passed on to their end.
+    fn set_parallel_tapes(&self, tapes: usize) -> PyResult<()> {
+        self.lock().set_parallel_tapes(tapes).map_err(err)
+    }
+
+    /// The number of tapes by-tapes passes on in parallel; None for other
+    /// strategies.
+    fn parallel_tapes(&self) -> Option<usize> {
+        self.lock().parallel_tapes()
+    }
 }
 
 impl Requester {

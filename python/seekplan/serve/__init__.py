@@ -59,7 +59,13 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         recall["strategy"], catalog, block_bytes, tape_capacity, recall["seed"]
     )
     scheduler = Scheduler(
-        requester, catalog.tapes, model, cfg.order, library["queue_size"], library["drives"]
+        requester,
+        catalog.tapes,
+        model,
+        cfg.order,
+        library["queue_size"],
+        library["drives"],
+        auto_tapes=cfg.auto_tapes(),
     )
     kind = BACKENDS[cfg.backend]
     clock = ModelledClock(cfg.time_scale) if kind.simulated_clock else Clock(1.0)

@@ -47,6 +47,15 @@ def _when(t: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
 
+def idle_text(w: dict[str, int]) -> str:
+    """The status page's warning from :meth:`Scheduler.idle_warning`'s counts."""
+    return (
+        f"Warning: {w['idle']} of {w['drives']} drives idle while {w['tapes']:,} tapes no "
+        f"drive holds have files waiting ({w['in_requester']:,} in the requester, "
+        f"{w['in_queue']:,} in the tape-system queue)"
+    )
+
+
 def render_page(snap: dict[str, Any], sitename: str) -> str:
     """The HTML of the status page from :meth:`Service.snapshot`."""
     e = escape
@@ -84,6 +93,9 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
                 f"<td class='num'>{_duration(r['estimate_s'])}</td></tr>"
             )
         out.append("</table>")
+    idle = snap["idle_warning"]
+    if idle is not None:
+        out.append(f"<p class='bad' id='idle-warning'>{e(idle_text(idle))}</p>")
     out.append(
         "<h2>Drives</h2><table><tr><th>drive</th><th>tape</th><th>activity</th>"
         "<th>file</th><th>MB/s</th></tr>"

@@ -17,6 +17,14 @@ Three layers, as in the recall simulator (Morschel et al., Figure 3):
    least locate time (cheapest insertion), or, when many arrived, the rest
    of the plan is ordered again.
 
+With by-tapes' ``tapes: auto`` (the default policy) the scheduler keeps as
+many tapes in flight as there are drives: the requester passes on the drives'
+number of tapes in parallel, less the tapes already passed on whole that are
+still queued or read (:meth:`Scheduler.adapt`), and while a drive has nothing
+to do and no unheld tape has queued files, the tape-system queue admits up to
+one file per drive past ``queue_size`` (:meth:`Scheduler.starving`), so that
+files of held tapes filling it cannot starve a free drive.
+
 Everything here runs under one lock held by the caller (:class:`Scheduler`
 methods are called with ``Scheduler.lock`` held, except :meth:`Scheduler.order`,
 which does the CPU work of ordering outside it).
@@ -73,6 +81,9 @@ class Requester(Protocol):
     def next_wake(self) -> float | None:
         """Virtual seconds after which to ask again although nothing happened."""
 
+    def set_parallel_tapes(self, tapes: int) -> None:
+        """by-tapes passes on ``tapes`` tapes in parallel from now on."""
+
 
 class CoreRequester:
     """The core's live requester (``_core.Requester``): a recall strategy,
@@ -95,6 +106,11 @@ class CoreRequester:
     def next_wake(self) -> float | None:
         """When the strategy's time-based rules want to be asked again."""
         return self.inner.next_wake()
+
+    def set_parallel_tapes(self, tapes: int) -> None:
+        """by-tapes passes on ``tapes`` tapes in parallel from now on (the
+        active ones are passed on to their end, whatever the number)."""
+        self.inner.set_parallel_tapes(tapes)
 
 
 def make_requester(
@@ -177,6 +193,7 @@ class Scheduler:
         algo: str,
         queue_size: int,
         drives: int,
+        auto_tapes: bool = False,
     ) -> None:
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)
@@ -197,6 +214,18 @@ class Scheduler:
         self.seq = 0
         #: Failed reads waiting to be queued again: (virtual time, seq, job).
         self.retries: list[tuple[float, int, Job]] = []
+        #: by-tapes' `tapes: auto`: the number of tapes passed on in parallel
+        #: follows the drives (:meth:`adapt`).
+        self.auto_tapes = auto_tapes
+        #: Tapes passed on in parallel as last set (0: not set yet).
+        self.parallel_tapes = 0
+        #: Per tape: files in the requester, and files passed on and not yet read.
+        self.pending_by_tape = [0] * len(tape_names)
+        self.system_by_tape = [0] * len(tape_names)
+        #: Tapes with nothing left in the requester and files still in the
+        #: tape system (queued, planned or being read): in flight, but
+        #: holding no place among the tapes the requester passes on.
+        self.passed_whole: set[int] = set()
 
     # ---- arrivals and cancellations -------------------------------------
 
@@ -206,6 +235,7 @@ class Scheduler:
         job.seq = self.seq
         self.jobs[job.path] = job
         self.in_requester[job.seq] = job
+        self._count(job.tape, pending=1)
         self.requester.arrive(job, now)
 
     def drop(self, path: str) -> None:
@@ -214,20 +244,24 @@ class Scheduler:
         if job is None:
             return
         if self.in_requester.pop(job.seq, None) is not None:
+            self._count(job.tape, pending=-1)
             return  # the requester's key is skipped when taken
         if job.retry_at is not None:
             job.retry_at = None  # skipped when its time comes
             self.in_system -= 1
+            self._count(job.tape, system=-1)
             return
         q = self.tapes[job.tape]
         if q.jobs.pop(path, None) is not None:
             q.bytes -= job.size
             self.in_system -= 1
+            self._count(job.tape, system=-1)
             return
         for d in self.drives:
             if job in d.plan:
                 d.plan.remove(job)
                 self.in_system -= 1
+                self._count(job.tape, system=-1)
                 return
         # Being read: finished() finds it gone.
 
@@ -236,14 +270,17 @@ class Scheduler:
     def refill(self, now: float) -> None:
         """Queues again the failed reads whose back-off has passed, then
         passes files from the requester to the tape-system queue while it
-        has room."""
+        has room (or, with `tapes: auto`, while a drive starves)."""
         while self.retries and self.retries[0][0] <= now:
             at, _, due = heapq.heappop(self.retries)
             if due.retry_at != at or self.jobs.get(due.path) is not due:
                 continue  # cancelled meanwhile
             due.retry_at = None
             self._enqueue(due)
-        while self.in_system < self.queue_size:
+        while True:
+            self.adapt()
+            if self.in_system >= self.queue_size and not self.starving():
+                return
             key = self.requester.take(now)
             if key is None:
                 return
@@ -252,6 +289,77 @@ class Scheduler:
                 continue  # cancelled while in the requester
             self._enqueue(job)
             self.in_system += 1
+            self._count(job.tape, pending=-1, system=1)
+
+    # ---- keeping the drives busy (`tapes: auto`) --------------------------
+
+    def _count(self, tape: int, pending: int = 0, system: int = 0) -> None:
+        """Moves ``tape``'s files in the requester and in the tape system by
+        ``pending`` and ``system``, and whether it is passed on whole."""
+        self.pending_by_tape[tape] += pending
+        self.system_by_tape[tape] += system
+        if self.pending_by_tape[tape] == 0 and self.system_by_tape[tape] > 0:
+            self.passed_whole.add(tape)
+        else:
+            self.passed_whole.discard(tape)
+
+    def adapt(self) -> None:
+        """With `tapes: auto`, sets the tapes the requester passes on in
+        parallel to the drives less the tapes passed on whole and not yet
+        read: one tape in flight per drive, each tape's files still passed on
+        together. At least 1, so that the queue never runs dry while tapes
+        passed on whole wait; a tape the requester is passing on is never cut
+        short when the number falls (the core drains it first)."""
+        if not self.auto_tapes:
+            return
+        n = max(1, len(self.drives) - len(self.passed_whole))
+        if n != self.parallel_tapes:
+            self.requester.set_parallel_tapes(n)
+            self.parallel_tapes = n
+
+    def has_work(self, drive: DriveState) -> bool:
+        """Whether ``drive`` reads, plans, or has files queued for its tape."""
+        if drive.current is not None or drive.planning or drive.plan:
+            return True
+        return drive.held is not None and bool(self.tapes[drive.held].jobs)
+
+    def starving(self) -> bool:
+        """With `tapes: auto`, whether more drives have nothing to do than
+        unheld tapes have queued files, with the queue less than one file
+        per drive past ``queue_size``: then the full queue holds only files
+        of tapes that drives already hold, and a free drive would wait for
+        their reads to make room before a file of a new tape comes in."""
+        if not self.auto_tapes or self.in_system >= self.queue_size + len(self.drives):
+            return False
+        free = sum(1 for d in self.drives if d.down_until is None and not self.has_work(d))
+        if free == 0:
+            return False
+        ready = sum(1 for q in self.tapes if q.holder is None and q.jobs)
+        return free > ready
+
+    def idle_warning(self) -> dict[str, int] | None:
+        """Drives with nothing to do (empty or idle) while files wait on tapes
+        no drive holds (in the requester or the tape-system queue), with the
+        counts; None when no drive idles or no such file waits. Files of a
+        held tape are not counted: only the drive holding it reads them."""
+        idle = sum(1 for d in self.drives if d.activity in ("empty", "idle"))
+        if idle == 0:
+            return None
+        tapes = in_requester = in_queue = 0
+        for t, q in enumerate(self.tapes):
+            if q.holder is None and (self.pending_by_tape[t] or q.jobs):
+                tapes += 1
+                in_requester += self.pending_by_tape[t]
+                in_queue += len(q.jobs)
+        if tapes == 0:
+            return None
+        return {
+            "idle": idle,
+            "drives": len(self.drives),
+            "tapes": tapes,
+            "in_requester": in_requester,
+            "in_queue": in_queue,
+        }
 
     def _enqueue(self, job: Job) -> None:
         q = self.tapes[job.tape]
@@ -396,6 +504,8 @@ class Scheduler:
         drive = self.drives[d]
         dropped = [j for j in plan if j.path not in self.jobs]
         self.in_system -= len(dropped)
+        for j in dropped:
+            self._count(j.tape, system=-1)
         drive.plan = [j for j in plan if j.path in self.jobs]
         drive.planning = False
 
@@ -419,6 +529,7 @@ class Scheduler:
         drive.head = self.end_block(job)
         drive.mount_bytes += job.size
         self.in_system -= 1
+        self._count(job.tape, system=-1)
         if self.jobs.get(job.path) is job:
             del self.jobs[job.path]
             return True

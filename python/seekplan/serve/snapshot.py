@@ -65,6 +65,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         waiting = sched.waiting()
         in_system = sched.in_system
         retrying = len(sched.retries)
+        idle_warning = sched.idle_warning()
     recent = sorted(
         (s for s in service.store.summaries.values() if not s.deleted),
         key=lambda s: s.created_at,
@@ -80,6 +81,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         "retrying": retrying,
         "waiting": waiting,
         "in_system": in_system,
+        "idle_warning": idle_warning,
         "recent": recent,
         "poll_rate": service.stats.poll_rate(),
         "throttled": service.stats.throttled,

@@ -70,6 +70,37 @@ impl LiveRequester {
         self.pending.next_wake()
     }
 
+    /// Passes on the requests of `tapes` tapes in parallel from now on: a
+    /// service adapts by-tapes' `tapes` to its free drives. Lowering it
+    /// interrupts no tape (the active ones are passed on to their end);
+    /// raising it activates tapes at the next [`LiveRequester::take`]. Only
+    /// by-tapes has the knob; any other strategy is an error naming
+    /// `strategy.tapes`, as is 0.
+    pub fn set_parallel_tapes(&mut self, tapes: usize) -> Result<()> {
+        if tapes == 0 {
+            return Err(Error::invalid("strategy.tapes", "must be at least 1"));
+        }
+        match &mut self.pending {
+            Queue::ByTapes(q) => {
+                q.set_tapes(tapes);
+                Ok(())
+            }
+            _ => Err(Error::invalid(
+                "strategy.tapes",
+                "only by-tapes passes on a number of tapes in parallel",
+            )),
+        }
+    }
+
+    /// The number of tapes by-tapes passes on in parallel; None for other
+    /// strategies.
+    pub fn parallel_tapes(&self) -> Option<usize> {
+        match &self.pending {
+            Queue::ByTapes(q) => Some(q.tapes()),
+            _ => None,
+        }
+    }
+
     /// Moves the clock to `now`; time never runs backwards.
     fn advance(&mut self, now: Time) -> Result<()> {
         if !(now.is_finite() && now >= self.now) {
@@ -118,6 +149,50 @@ mod tests {
             .map(|q| q.file)
             .collect();
         assert_eq!(order, [0, 2, 1, 3]);
+    }
+
+    #[test]
+    fn by_tapes_parallel_tapes_change_at_run_time_without_splitting_a_tape() {
+        let mut r =
+            LiveRequester::new(&Strategy::ByTapes(ByTapes { tapes: 1 }), &tapes(4), 0).unwrap();
+        assert_eq!(r.parallel_tapes(), Some(1));
+        // Three requests on each of tapes 0..4, arriving tape-interleaved.
+        for file in 0..12 {
+            r.arrive(request(file, file % 4), true, 0.0).unwrap();
+        }
+        let tape_of = |r: &mut LiveRequester| r.take(1.0).unwrap().map(|q| q.tape);
+        assert_eq!(tape_of(&mut r), Some(0));
+        // Three tapes in parallel: tapes 1 and 2 join tape 0, round-robin.
+        r.set_parallel_tapes(3).unwrap();
+        assert_eq!(r.parallel_tapes(), Some(3));
+        let next: Vec<_> = (0..5).map(|_| tape_of(&mut r).unwrap()).collect();
+        assert_eq!(next, [1, 2, 0, 1, 2]);
+        // Back to one: tapes 0, 1 and 2 are finished before tape 3 starts.
+        r.set_parallel_tapes(1).unwrap();
+        let rest: Vec<_> = std::iter::from_fn(|| tape_of(&mut r)).collect();
+        assert_eq!(rest, [0, 1, 2, 3, 3, 3]);
+        assert_eq!(r.parallel_tapes(), Some(1));
+    }
+
+    #[test]
+    fn only_by_tapes_sets_parallel_tapes_and_never_to_zero() {
+        let field = |e: Error| match e {
+            Error::Invalid { field, .. } => field,
+            other => panic!("{other}"),
+        };
+        let mut random = LiveRequester::new(&Strategy::Random(Random {}), &tapes(1), 0).unwrap();
+        assert_eq!(random.parallel_tapes(), None);
+        assert_eq!(
+            field(random.set_parallel_tapes(2).unwrap_err()),
+            "strategy.tapes"
+        );
+        let mut by_tapes =
+            LiveRequester::new(&Strategy::ByTapes(ByTapes { tapes: 2 }), &tapes(1), 0).unwrap();
+        assert_eq!(
+            field(by_tapes.set_parallel_tapes(0).unwrap_err()),
+            "strategy.tapes"
+        );
+        assert_eq!(by_tapes.parallel_tapes(), Some(2));
     }
 
     #[test]

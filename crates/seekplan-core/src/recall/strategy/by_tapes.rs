@@ -49,6 +49,17 @@ pub struct ByTapesPending<'a> {
 }
 
 impl ByTapesPending<'_> {
+    /// Passes on the requests of `tapes` tapes in parallel from now on (at
+    /// least 1); tapes active beyond a lowered number are drained first.
+    pub fn set_tapes(&mut self, tapes: usize) {
+        self.clusters.set_max_active(tapes.max(1));
+    }
+
+    /// The number of tapes whose requests are passed on in parallel.
+    pub fn tapes(&self) -> usize {
+        self.clusters.max_active()
+    }
+
     /// Lists `tape`, which just got a request, unless it is listed or active.
     fn list(&mut self, tape: u32) {
         let pending = &self.clusters.tapes[tape as usize];

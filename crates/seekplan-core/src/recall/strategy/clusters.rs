@@ -137,6 +137,18 @@ impl<'a> Clusters<'a> {
         self.fruitless_at = None;
     }
 
+    /// At most `max_active` tapes active from now on. Lowering it
+    /// deactivates no tape: the active ones are drained to the end, their
+    /// requests kept together, and no other is activated meanwhile.
+    pub fn set_max_active(&mut self, max_active: usize) {
+        self.max_active = max_active;
+    }
+
+    /// How many tapes may be active at a time.
+    pub fn max_active(&self) -> usize {
+        self.max_active
+    }
+
     /// Whether any request is pending.
     pub fn any_waiting(&self) -> bool {
         self.waiting > 0
