@@ -664,7 +664,7 @@ def test_drives_past_the_cap_or_the_system_limits_are_clear_errors(tmp_path, cat
     real_start = threading.Thread.start
 
     def refuse_third(thread):
-        if len(started) == 2:
+        if len(started) == 3:  # the resume thread, then drives 1 and 2
             raise RuntimeError("can't start new thread")
         started.append(thread)
         real_start(thread)

@@ -339,3 +339,41 @@ def test_a_second_serve_on_one_database_exits_2_naming_the_first(tmp_path, catal
         )
         assert out.returncode == 2, out.stderr
         assert f"in use by seekplan serve pid {first.pid}" in out.stderr
+
+
+def test_a_restart_serves_before_its_queue_is_back(tmp_path, db_url, catalog):
+    """After a restart the service answers while open files are still being
+    queued again; a cancel or release of a file not queued yet holds."""
+    import threading
+
+    paths = catalog[1]
+    app, svc = make(tmp_path, db_url, catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths[:12]]})
+        rid = rid.json()["requestId"]
+    app, svc = make(tmp_path, db_url, catalog)
+    gate = threading.Event()
+    on_disk = svc.backend.on_disk
+
+    def slow():
+        gate.wait(30)  # what the backend holds is read before the first chunk
+        return on_disk()
+
+    svc.backend.on_disk = slow
+    with TestClient(app) as c:
+        assert svc.recovering
+        first = [f["path"] for f in c.get(f"{API}/stage/{rid}").json()["files"]]
+        later = first[8:]
+        assert svc.recovered == 0
+        assert c.post(f"{API}/stage/{rid}/cancel", json={"paths": later[:2]}).status_code == 200
+        assert c.post(f"{API}/release/{rid}", json={"paths": later[2:]}).status_code == 200
+        assert "Resuming after a start" in c.get("/").text
+        gate.set()
+        assert svc.wait_recovered(30) and svc.recovered == 10  # the 2 cancelled are not
+        files = by_path(wait_done(c, rid))
+        assert [files[p]["state"] for p in later] == ["CANCELLED"] * 2 + ["COMPLETED"] * 2
+        local = c.post(f"{API}/archiveinfo", json={"paths": later}).json()
+        assert [x["locality"] for x in local] == ["TAPE"] * 4
+        assert all(files[p]["state"] == "COMPLETED" for p in first[:8])
+    assert not set(reads(tmp_path / "buffer")) & set(later[:2])

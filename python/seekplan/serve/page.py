@@ -79,6 +79,12 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         f"to the tape system; {snap['poll_rate']:.1f} polls/s (last 10 s); "
         f"{snap['throttled']:,} requests refused with 429.</p>"
     )
+    if snap["recovering"]:
+        error = f" (retrying: {e(snap['recover_error'])})" if snap["recover_error"] else ""
+        out.append(
+            f"<p class='bad' id='recovering'>Resuming after a start: {snap['recovered']:,} "
+            f"open files queued again so far{error}.</p>"
+        )
     if snap["lost"]:
         out.append(f"<p class='bad' id='lost'>Not acknowledging: {e(snap['lost'])}</p>")
     if snap["stuck"]:

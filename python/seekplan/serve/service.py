@@ -124,6 +124,12 @@ class Service:
         self.started_wall = time.time()
         #: Why the service stopped acknowledging (the database was lost), or None.
         self.lost: str | None = None
+        #: Whether open files are still being queued again after a start,
+        #: how many were, and the last error doing it.
+        self.recovering = False
+        self.recovered = 0
+        self.recover_error: str | None = None
+        self._recovered = threading.Event()
         Gauge(
             "seekplan_stage_files_waiting",
             "Files requested and not yet read",
@@ -173,7 +179,7 @@ class Service:
             self.guard.acquire()
         try:
             self.recover()
-            self.threads = self.drives.start()
+            self.threads += self.drives.start()
             reaper = threading.Thread(target=self._reap, name="pin-reaper", daemon=True)
             reaper.start()
             self.threads.append(reaper)
@@ -201,15 +207,58 @@ class Service:
         self.engine.dispose()
 
     def recover(self) -> None:
-        """Loads the requests, and puts every non-terminal file back in the queue."""
-        open_rows = self.store.load()
-        buffered = self.backend.on_disk() if open_rows else set()
+        """Loads the requests and pins (the service can answer then), and
+        starts putting every non-terminal file back in the queue in the
+        background, a chunk at a time: a restart with a million queued files
+        serves at once instead of after reading them all (issue 35)."""
+        self.store.load()
+        self.recovering = True
+        t = threading.Thread(target=self._resume, name="resume", daemon=True)
+        t.start()
+        self.threads.append(t)
+
+    def wait_recovered(self, timeout: float | None = None) -> bool:
+        """Waits until every open file is back in the queue; whether it is."""
+        return self._recovered.wait(timeout)
+
+    def _resume(self) -> None:
+        """Queues the open files again, oldest first, in chunks; each chunk
+        is read and queued under the store's lock, so a cancel or release of
+        a file not yet queued meets it either in the database or in the
+        scheduler, never in between. A failing database is retried."""
+        last = 0
+        buffered: set[str] | None = None
+        while not self._stop.is_set():
+            try:
+                if buffered is None:
+                    # What the backend holds, read once (outside the lock: a
+                    # long read log takes a while).
+                    buffered = self.backend.on_disk() if self.store.open_files(0, 1) else set()
+                with self.store.wlock:
+                    rows = self.store.open_files(last)
+                    if rows:
+                        self._requeue(rows, buffered)
+                        last = rows[-1].id
+                        self.recovered += len(rows)
+                if not rows:
+                    break
+            except (sa.exc.SQLAlchemyError, OSError) as e:
+                self.recover_error = str(e).splitlines()[0]
+                self._stop.wait(5.0)
+        with self.store.wlock:
+            self.recovering = False
+        self._recovered.set()
+
+    def _requeue(self, rows: Sequence[Any], buffered: set[str]) -> None:
+        """One chunk of open files: those the backend already holds complete
+        without a second read, those no longer catalogued fail, the others
+        go back to the scheduler. Caller holds the store's lock."""
         now = time.time()
         jobs: dict[str, Job] = {}
         done: list[tuple[int, str, str, str, str | None]] = []
         pins: collections.Counter[str] = collections.Counter()
         pinned: list[int] = []
-        for fid, rid, path, state, released in open_rows:
+        for fid, rid, path, state, released in rows:
             entry = self.catalog.get(path)
             if path in buffered or path in self.store.disk:
                 done.append((fid, rid, state, COMPLETED, None))
@@ -228,11 +277,16 @@ class Service:
                     job.released.add(fid)
         if done:
             self.store.transition(done, now, pins, pinned)
-        for chunk in chunks(list(jobs.values())):
-            with self.sched.lock:
-                vnow = self.clock.now()
-                for job in chunk:
+        with self.sched.lock:
+            vnow = self.clock.now()
+            for job in jobs.values():
+                live = self.sched.jobs.get(job.path)
+                if live is None:
                     self.sched.arrive(job, vnow)
+                else:
+                    live.rows.update(job.rows)
+                    live.released |= job.released
+            self.drives.notify()
 
     # ---- acknowledgement -------------------------------------------------------
 
@@ -531,16 +585,23 @@ class Service:
         still holds (a row whose read ended meanwhile is left as it ended)."""
         with self.store.wlock:
             changes = []
+            unqueued = []
             with self.sched.lock:
                 for r in rows:
                     job = self.sched.jobs.get(r.path)
                     held = job.rows.pop(r.id, None) if job is not None else None
                     if held is None:
+                        unqueued.append(r.id)
                         continue
                     assert job is not None
                     changes.append((r.id, rid, held[1], CANCELLED, CANCELLED_ERROR))
                     if not job.rows:
                         self.sched.drop(r.path)
+            if unqueued and self.recovering:
+                # Not queued again yet after a start: cancelled where they are.
+                for fid, state in self.store.states(unqueued).items():
+                    if state in (SUBMITTED, STARTED):
+                        changes.append((fid, rid, state, CANCELLED, CANCELLED_ERROR))
             if changes:
                 self.store.transition(changes, time.time())
 
@@ -595,6 +656,8 @@ class Service:
                     if job is not None and r.id in job.rows:
                         job.released.add(r.id)
                         pending.append(r.id)
+                    elif self.recovering:
+                        pending.append(r.id)  # not queued again yet: the flag goes with it
             if pending:
                 self.store.mark_released(pending)
             if staged:

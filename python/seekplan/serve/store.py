@@ -137,10 +137,11 @@ class Store:
 
     # ---- start-up -------------------------------------------------------------
 
-    def load(self) -> list[Any]:
+    def load(self) -> None:
         """Deletes requests never acknowledged (written in part when the
-        service stopped), loads the request rows and pins, and returns the
-        open files (id, request, path, state, released) in id order."""
+        service stopped) and loads the request rows and pins: what the API
+        needs to answer. The open files are read afterwards, in chunks
+        (:meth:`open_files`), while the service already serves."""
         r, f = db.requests, db.files
         with self.engine.begin() as conn:
             stale = [row[0] for row in conn.execute(sa.select(r.c.id).where(~r.c.accepted))]
@@ -166,13 +167,30 @@ class Store:
                 self.disk[disk_path] = disk_pins
             top = conn.execute(sa.select(sa.func.max(f.c.id))).scalar()
             self.next_file_id = (top or 0) + 1
+
+    def open_files(self, after: int, limit: int = CHUNK) -> list[Any]:
+        """Up to ``limit`` files not in a terminal state with ids past
+        ``after``, in id order: (id, request, path, state, released)."""
+        f = db.files
+        with self.engine.connect() as conn:
             return list(
                 conn.execute(
                     sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state, f.c.released)
-                    .where(f.c.state.in_([SUBMITTED, STARTED]))
+                    .where(f.c.state.in_([SUBMITTED, STARTED]), f.c.id > after)
                     .order_by(f.c.id)
-                ).all()
+                    .limit(limit)
+                )
             )
+
+    def states(self, ids: Sequence[int]) -> dict[int, str]:
+        """The current state of each file id."""
+        f = db.files
+        out: dict[int, str] = {}
+        with self.engine.connect() as conn:
+            for chunk in chunks(list(ids)):
+                rows = conn.execute(sa.select(f.c.id, f.c.state).where(f.c.id.in_(chunk)))
+                out.update((fid, state) for fid, state in rows)
+        return out
 
     # ---- writes ---------------------------------------------------------------
 
