@@ -569,7 +569,7 @@ def test_the_status_estimate_is_the_backends_read_model(tmp_path, catalog):
     assert len(tape["next"]) == len(paths) - 1
     session = 2 * 10**9 * len(paths)
     current = next(p for p in paths if p not in {n[0] for n in tape["next"]})
-    head = svc.sched.end_block(svc.catalog.by_path[current])
+    head = svc.sched.end_block(svc.catalog.get(current))
     want = 0.0
     for path, block, size in tape["next"]:
         want += b.read_seconds(ReadJob(path, tape["tape"], block, size, head, session))

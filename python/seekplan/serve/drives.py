@@ -322,7 +322,7 @@ class Drives:
             with self.sched.lock:
                 self.sched.finished(d, job)
                 rows = list(job.rows.items())
-                pinned = [fid for fid in job.rows if fid not in job.released]
+                pinned = job.pins()
                 job.rows.clear()
                 drive.rate_mb_s = job.size / 1e6 / elapsed if elapsed > 0 else 0.0
                 self.notify()
@@ -351,12 +351,12 @@ class Drives:
         drive = self.sched.drives[d]
         with self.sched.lock:
             now = self.clock.now()
-            job.failures[failure.kind] = job.failures.get(failure.kind, 0) + 1
+            failures = job.failed(failure.kind)
             if failure.kind in ("drive", "timeout"):
                 self.sched.drive_failed(d, now + self.drive_repair_s)
                 drive.activity = f"failed: {failure.error}"
             wanted = self.sched.jobs.get(job.path) is job
-            if wanted and job.failures[failure.kind] < rule.attempts:
+            if wanted and failures < rule.attempts:
                 self.sched.retry(d, job, now + rule.backoff_s)
                 self.notify()
                 self.stats.retries.inc()
@@ -368,8 +368,8 @@ class Drives:
         if failure.kind in ("drive", "timeout"):
             self.stats.drive_failures.inc()
         error = failure.error
-        if sum(job.failures.values()) > 1:
-            error = f"{error} (after {sum(job.failures.values())} attempts)"
+        if job.attempts_failed > 1:
+            error = f"{error} (after {job.attempts_failed} attempts)"
         changes = [(fid, rid, st, FAILED, error) for fid, (rid, st) in rows]
         self._record_failed(changes, [job], error)
 

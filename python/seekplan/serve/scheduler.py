@@ -40,6 +40,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
+
 from seekplan import _core
 from seekplan.serve.catalog import Catalog
 
@@ -49,9 +51,11 @@ from seekplan.serve.catalog import Catalog
 INSERT_LIMIT = 200
 
 
-@dataclass
+@dataclass(slots=True)
 class Job:
-    """One tape file to read, wanted by one or more request files (rows)."""
+    """One tape file to read, wanted by one or more request files (rows).
+    A million of them wait at WLCG's load, so the rarely used parts (failed
+    attempts, released rows) exist only once used."""
 
     path: str
     tape: int
@@ -61,12 +65,36 @@ class Job:
     rows: dict[int, tuple[str, str]] = field(default_factory=dict)
     #: Arrival sequence number: the job's key in the requester (smaller is older).
     seq: int = 0
-    #: Failed attempts so far, per failure kind (``retry:``'s rules).
-    failures: dict[str, int] = field(default_factory=dict)
-    #: Rows released before the file was staged: they complete unpinned.
-    released: set[int] = field(default_factory=set)
+    #: Failed attempts so far, per failure kind (``retry:``'s rules), if any.
+    failures: dict[str, int] | None = None
+    #: Rows released before the file was staged (they complete unpinned), if any.
+    released: set[int] | None = None
     #: Virtual time a failed read is queued again at (None: not waiting).
     retry_at: float | None = None
+
+    def failed(self, kind: str) -> int:
+        """Counts a failed attempt of ``kind``; the attempts of that kind so far."""
+        if self.failures is None:
+            self.failures = {}
+        self.failures[kind] = self.failures.get(kind, 0) + 1
+        return self.failures[kind]
+
+    @property
+    def attempts_failed(self) -> int:
+        """Failed attempts of every kind."""
+        return sum(self.failures.values()) if self.failures else 0
+
+    def release(self, ids: Iterable[int]) -> None:
+        """Rows ``ids`` will not pin the copy when it is staged."""
+        if self.released is None:
+            self.released = set()
+        self.released.update(ids)
+
+    def pins(self) -> list[int]:
+        """The rows that pin the copy once staged (those not released)."""
+        if not self.released:
+            return list(self.rows)
+        return [fid for fid in self.rows if fid not in self.released]
 
 
 class Requester(Protocol):
@@ -120,10 +148,9 @@ def make_requester(
     is by-dataset, arrival order). Tapes hold ``capacity`` bytes; a tape's
     used bytes are taken as the end of its last catalogued file (strategies
     that weigh requested volume against them use both)."""
-    used = [0] * len(catalog.tapes)
-    for e in catalog.by_path.values():
-        t = catalog.tape_index[e.tape]
-        used[t] = max(used[t], e.block * block_bytes + e.size)
+    ends = np.zeros(len(catalog.tapes), dtype=np.int64)
+    np.maximum.at(ends, catalog.tape_of, catalog.block * block_bytes + catalog.size)
+    used = [int(u) for u in ends]
     return CoreRequester(strategy, [max(capacity, u) for u in used], used, seed)
 
 

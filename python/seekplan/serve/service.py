@@ -52,7 +52,7 @@ from seekplan.serve.faults import ReadDeadline, RetryPolicy
 from seekplan.serve.guard import DatabaseGuard
 from seekplan.serve.metrics import Stats
 from seekplan.serve.scheduler import Job, Scheduler
-from seekplan.serve.store import ApiError, Store, Summary, chunks
+from seekplan.serve.store import CHUNK, ApiError, Store, Summary, chunks
 
 __all__ = ["ApiError", "Service", "Summary", "buffer_dir"]
 
@@ -259,22 +259,20 @@ class Service:
         pins: collections.Counter[str] = collections.Counter()
         pinned: list[int] = []
         for fid, rid, path, state, released in rows:
-            entry = self.catalog.get(path)
             if path in buffered or path in self.store.disk:
                 done.append((fid, rid, state, COMPLETED, None))
                 if not released:
                     pins[path] += 1
                     pinned.append(fid)
-            elif entry is None:
+            elif path not in self.catalog:
                 done.append((fid, rid, state, FAILED, NOT_IN_CATALOG))
             else:
                 job = jobs.get(path)
                 if job is None:
-                    tape = self.catalog.tape_index[entry.tape]
-                    job = jobs[path] = Job(path, tape, entry.block, entry.size)
+                    job = jobs[path] = self._job(path)
                 job.rows[fid] = (rid, state)
                 if released:
-                    job.released.add(fid)
+                    job.release([fid])
         if done:
             self.store.transition(done, now, pins, pinned)
         with self.sched.lock:
@@ -285,7 +283,8 @@ class Service:
                     self.sched.arrive(job, vnow)
                 else:
                     live.rows.update(job.rows)
-                    live.released |= job.released
+                    if job.released:
+                        live.release(job.released)
             self.drives.notify()
 
     # ---- acknowledgement -------------------------------------------------------
@@ -353,8 +352,7 @@ class Service:
         for chunk in chunks(queue, ARRIVALS_CHUNK):
             fresh = []
             for file_id, path in chunk:
-                entry = self.catalog.by_path[path]
-                job = Job(path, self.catalog.tape_index[entry.tape], entry.block, entry.size)
+                job = self._job(path)
                 job.rows[file_id] = (rid, SUBMITTED)
                 fresh.append(job)
             with self.sched.lock:
@@ -367,14 +365,23 @@ class Service:
                         live.rows.update(job.rows)
                 self.drives.notify()
 
+    def _job(self, path: str) -> Job:
+        """A new job for a catalogued path."""
+        c = self.catalog
+        i = c.row[path]
+        return Job(path, int(c.tape_of[i]), int(c.block[i]), int(c.size[i]))
+
     def _file_error(self, path: str) -> str | None:
-        entry = self.catalog.get(path)
-        if entry is None:
+        """Why a requested file fails at once (not catalogued, empty, on a
+        tape out of service), or None."""
+        c = self.catalog
+        i = c.row.get(path)
+        if i is None:
             return NOT_IN_CATALOG
-        if entry.size == 0:
+        if c.size[i] == 0:
             return NOT_ON_TAPE
-        if entry.tape in self.unavailable:
-            return f"tape {entry.tape} is unavailable"
+        if self.unavailable and c.tapes[c.tape_of[i]] in self.unavailable:
+            return f"tape {c.tapes[c.tape_of[i]]} is unavailable"
         return None
 
     def _write_request(
@@ -388,35 +395,17 @@ class Service:
         """Writes the request and its files in chunks, then accepts it (files
         already on disk complete at once); returns the files to read."""
         now = time.time()
-        rows: list[dict[str, Any]] = []
-        queue: list[tuple[int, str]] = []
+        errors = [self._file_error(path) for path in wanted]
+        queue = [
+            (fid, path)
+            for fid, (path, error) in enumerate(zip(wanted, errors, strict=True), first_id)
+            if error is None
+        ]
         counts = dict.fromkeys(db.STATES, 0)
-        for fid, path in enumerate(wanted, start=first_id):
-            entry = self.catalog.get(path)
-            error = self._file_error(path)
-            lifetime = lifetimes.get(path)
-            rows.append(
-                {
-                    "id": fid,
-                    "request_id": rid,
-                    "path": path,
-                    "tape": entry.tape if entry else None,
-                    "block": entry.block if entry else None,
-                    "size": entry.size if entry else None,
-                    "state": FAILED if error else SUBMITTED,
-                    "error": error,
-                    "started_at": now if error else None,
-                    "finished_at": now if error else None,
-                    "released": False,
-                    "lifetime_s": None if lifetime is None else min(lifetime, self.max_lifetime_s),
-                    "pin_expires_at": None,
-                }
-            )
-            counts[FAILED if error else SUBMITTED] += 1
-            if error is None:
-                queue.append((fid, path))
+        counts[SUBMITTED] = len(queue)
+        counts[FAILED] = len(wanted) - len(queue)
         r, f = db.requests, db.files
-        head = {"id": rid, "client": client, "created_at": now, "n_files": len(rows)}
+        head = {"id": rid, "client": client, "created_at": now, "n_files": len(wanted)}
         try:
             with self.store.wlock, self.engine.begin() as conn:
                 conn.execute(
@@ -424,13 +413,47 @@ class Service:
                         **head, **dict.fromkeys(db.COUNT_COLUMN.values(), 0), accepted=False
                     )
                 )
-            for chunk in chunks(rows):
+            for start in range(0, len(wanted), CHUNK):
+                # The rows of one chunk at a time: a 200,000-file request's
+                # rows all at once took a few hundred MB.
+                rows = [
+                    self._file_row(rid, first_id + i, wanted[i], errors[i], lifetimes, now)
+                    for i in range(start, min(start + CHUNK, len(wanted)))
+                ]
                 with self.store.wlock, self.engine.begin() as conn:
-                    conn.execute(f.insert(), chunk)
-            return self._accept(client, rid, now, len(rows), counts, queue)
+                    conn.execute(f.insert(), rows)
+            return self._accept(client, rid, now, len(wanted), counts, queue)
         except BaseException:
             self._discard(rid)
             raise
+
+    def _file_row(
+        self,
+        rid: str,
+        fid: int,
+        path: str,
+        error: str | None,
+        lifetimes: dict[str, float],
+        now: float,
+    ) -> dict[str, Any]:
+        """A new file's database row."""
+        i = self.catalog.row.get(path)
+        lifetime = lifetimes.get(path)
+        return {
+            "id": fid,
+            "request_id": rid,
+            "path": path,
+            "tape": None if i is None else self.catalog.tapes[self.catalog.tape_of[i]],
+            "block": None if i is None else int(self.catalog.block[i]),
+            "size": None if i is None else int(self.catalog.size[i]),
+            "state": FAILED if error else SUBMITTED,
+            "error": error,
+            "started_at": now if error else None,
+            "finished_at": now if error else None,
+            "released": False,
+            "lifetime_s": None if lifetime is None else min(lifetime, self.max_lifetime_s),
+            "pin_expires_at": None,
+        }
 
     def _accept(
         self,
@@ -654,7 +677,7 @@ class Service:
                 for r in waiting:
                     job = self.sched.jobs.get(r.path)
                     if job is not None and r.id in job.rows:
-                        job.released.add(r.id)
+                        job.release([r.id])
                         pending.append(r.id)
                     elif self.recovering:
                         pending.append(r.id)  # not queued again yet: the flag goes with it
