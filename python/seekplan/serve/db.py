@@ -67,10 +67,10 @@ files = sa.Table(
     # staged copy expires.
     sa.Column("lifetime_s", sa.Float, nullable=True),
     sa.Column("pin_expires_at", sa.Float, nullable=True),
-    sa.Index("files_request", "request_id"),
     sa.Index("files_state", "state"),
     # A release or cancel of some paths of a request finds them through this
-    # index (O(files named), not O(files of the request)).
+    # index (O(files named), not O(files of the request)); its prefix serves
+    # every lookup by request.
     sa.Index("files_request_path", "request_id", "path"),
     # A release without a known request id finds the client's copies by path.
     sa.Index("files_path", "path"),
