@@ -56,6 +56,12 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start(cfg: Path, port: int, log: Path, limit_s: float = 300) -> tuple[subprocess.Popen, float]:
     """`seekplan serve` started; seconds until discovery answered."""
     t = time.perf_counter()
@@ -151,7 +157,9 @@ def run(args: argparse.Namespace, db: str, tmp: Path) -> dict:
     base = f"http://127.0.0.1:{port}{API}"
     proc, up_s = start(cfg, port, log)
     try:
+        cpu0, own0 = cpu_s(proc.pid), time.process_time()
         staged = stage_all(base, paths, args.requests, args.files_per_request, args.clients)
+        server_cpu, client_cpu = cpu_s(proc.pid) - cpu0, time.process_time() - own0
         polls = poll_rate(base, staged["ids"], args.poll_s, args.pollers)
         rss = rss_mb(proc.pid)
     finally:
@@ -182,6 +190,8 @@ def run(args: argparse.Namespace, db: str, tmp: Path) -> dict:
         "answers": staged["codes"],
         "stage_s": round(staged["seconds"], 2),
         "files_per_s": round(len(staged["ids"]) * args.files_per_request / staged["seconds"]),
+        "server_cpu_s_staging": round(server_cpu, 1),
+        "client_cpu_s_staging": round(client_cpu, 1),
         "polls_per_s": round(polls),
         "rss_mb_at_load": round(rss),
         "restart_to_serving_s": round(restart_s, 2),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn
@@ -61,6 +61,18 @@ def path_problem(path: str) -> str | None:
     if ".." in path.split("/"):
         return f"{quote(path)} contains a '..' segment"
     return None
+
+
+@dataclass(frozen=True)
+class Found:
+    """What :meth:`Catalog.lookup` found of each path: its tape's name and
+    index, first block and size; None, -1, any and -1 for a path not
+    catalogued."""
+
+    tape: list[str | None]
+    tape_index: list[int]
+    block: list[int]
+    size: list[int]
 
 
 class Catalog:
@@ -121,6 +133,22 @@ class Catalog:
 
     def __contains__(self, path: str) -> bool:
         return path in self.row
+
+    def lookup(self, paths: Sequence[str]) -> Found:
+        """Many paths' tapes, blocks and sizes at once, as Python values (one
+        numpy gather per column: an element at a time cost a fifth of a
+        stage request's time)."""
+        n = len(paths)
+        rows = np.fromiter((self.row.get(p, -1) for p in paths), dtype=np.int64, count=n)
+        known = rows >= 0
+        at = np.where(known, rows, 0)
+        tape_index = np.where(known, self.tape_of[at], -1).tolist()
+        return Found(
+            [self.tapes[t] if t >= 0 else None for t in tape_index],
+            tape_index,
+            self.block[at].tolist(),
+            np.where(known, self.size[at], -1).tolist(),
+        )
 
     def get(self, path: str) -> Entry | None:
         """The entry of a (sanitised) path, or None."""

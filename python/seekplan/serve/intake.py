@@ -23,8 +23,9 @@ from typing import Any
 import sqlalchemy as sa
 
 from seekplan.serve import db
-from seekplan.serve.catalog import Catalog
+from seekplan.serve.catalog import Catalog, Found
 from seekplan.serve.db import COMPLETED, FAILED, SUBMITTED
+from seekplan.serve.documents import status_document
 from seekplan.serve.metrics import Stats
 from seekplan.serve.store import CHUNK, Store, Summary, chunks
 
@@ -68,6 +69,7 @@ class Intake:
         unavailable: set[str],
         max_lifetime_s: float,
         acknowledge: Callable[[], None],
+        publish: Callable[[str, int, bytes], None],
     ) -> None:
         self.catalog = catalog
         self.store = store
@@ -77,6 +79,9 @@ class Intake:
         self.max_lifetime_s = max_lifetime_s
         #: Raises unless the database may acknowledge (the service's check).
         self.acknowledge = acknowledge
+        #: Keeps a request's first status document (id, version, body), so
+        #: that its first polls need no database.
+        self.publish = publish
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
         self.insert_sql = (
             f"INSERT INTO files ({', '.join(FILE_COLUMNS)}) "
@@ -85,18 +90,20 @@ class Intake:
         self._waiting: list[NewRequest] = []
         self._waiting_lock = threading.Lock()
 
-    def file_error(self, path: str) -> str | None:
-        """Why a requested file fails at once (not catalogued, empty, on a
+    def file_errors(self, found: Found) -> list[str | None]:
+        """Why each looked-up file fails at once (not catalogued, empty, on a
         tape out of service), or None."""
-        c = self.catalog
-        i = c.row.get(path)
-        if i is None:
-            return NOT_IN_CATALOG
-        if c.size[i] == 0:
-            return NOT_ON_TAPE
-        if self.unavailable and c.tapes[c.tape_of[i]] in self.unavailable:
-            return f"tape {c.tapes[c.tape_of[i]]} is unavailable"
-        return None
+        out: list[str | None] = []
+        for tape, size in zip(found.tape, found.size, strict=True):
+            if tape is None:
+                out.append(NOT_IN_CATALOG)
+            elif size == 0:
+                out.append(NOT_ON_TAPE)
+            elif tape in self.unavailable:
+                out.append(f"tape {tape} is unavailable")
+            else:
+                out.append(None)
+        return out
 
     def write(
         self,
@@ -109,7 +116,8 @@ class Intake:
         """Writes and accepts request ``rid`` (files already on disk complete
         at once); returns the files to read."""
         now = time.time()
-        errors = [self.file_error(path) for path in wanted]
+        found = self.catalog.lookup(wanted)
+        errors = self.file_errors(found)
         queue = [
             (fid, path)
             for fid, (path, error) in enumerate(zip(wanted, errors, strict=True), first_id)
@@ -120,13 +128,14 @@ class Intake:
         counts[FAILED] = len(wanted) - len(queue)
         try:
             if len(wanted) <= CHUNK:
-                rows = self.rows(rid, wanted, errors, 0, first_id, lifetimes, now)
+                rows = self.rows(rid, wanted, found, errors, 0, first_id, lifetimes, now)
                 return self._write_together(
                     NewRequest(client, rid, now, len(wanted), counts, queue, rows)
                 )
             return self._write_in_chunks(
                 NewRequest(client, rid, now, len(wanted), counts, queue, []),
                 wanted,
+                found,
                 errors,
                 first_id,
                 lifetimes,
@@ -153,7 +162,7 @@ class Intake:
                             accepted.append(self._accept_rows(conn, r))
                     self.acknowledge()
                     for r, (summary, pins, staged) in zip(batch, accepted, strict=True):
-                        r.result = self._accepted(summary, pins, staged, r.queue)
+                        r.result = self._accepted(summary, pins, staged, r.queue, r.rows)
                 except BaseException as e:
                     for r in batch:
                         r.error = e
@@ -168,6 +177,7 @@ class Intake:
         self,
         request: NewRequest,
         wanted: Sequence[str],
+        found: Found,
         errors: Sequence[str | None],
         first_id: int,
         lifetimes: dict[str, float],
@@ -175,7 +185,9 @@ class Intake:
         with self.store.wlock, self.engine.begin() as conn:
             self._insert_head(conn, request)
         for start in range(0, len(wanted), CHUNK):
-            rows = self.rows(request.rid, wanted, errors, start, first_id, lifetimes, request.now)
+            rows = self.rows(
+                request.rid, wanted, found, errors, start, first_id, lifetimes, request.now
+            )
             with self.store.wlock, self.engine.begin() as conn:
                 conn.exec_driver_sql(self.insert_sql, rows)
         with self.store.wlock:
@@ -188,6 +200,7 @@ class Intake:
         self,
         rid: str,
         wanted: Sequence[str],
+        found: Found,
         errors: Sequence[str | None],
         start: int,
         first_id: int,
@@ -197,18 +210,15 @@ class Intake:
         """The database rows (as :data:`FILE_COLUMNS` tuples, for the driver's
         own executemany: SQLAlchemy's per-row parameter handling took a third
         of a 200-file stage's time) of files ``start`` to ``start + CHUNK``."""
-        c = self.catalog
         out = []
         for i in range(start, min(start + CHUNK, len(wanted))):
-            path, error = wanted[i], errors[i]
-            k = c.row.get(path)
+            path, error, tape = wanted[i], errors[i], found.tape[i]
             lifetime = lifetimes.get(path)
             out.append(
                 (
-                    first_id + i, rid, path,
-                    None if k is None else c.tapes[c.tape_of[k]],
-                    None if k is None else int(c.block[k]),
-                    None if k is None else int(c.size[k]),
+                    first_id + i, rid, path, tape,
+                    None if tape is None else found.block[i],
+                    None if tape is None else found.size[i],
                     FAILED if error else SUBMITTED, error,
                     now if error else None, now if error else None, False,
                     None if lifetime is None else min(lifetime, self.max_lifetime_s), None,
@@ -262,13 +272,21 @@ class Intake:
         pins: collections.Counter[str],
         staged: set[int],
         queue: list[Queued],
+        rows: Sequence[tuple[Any, ...]] = (),
     ) -> list[Queued]:
         """Records an accepted request in memory (after its commit; caller
-        holds the store's lock); returns the files left to read."""
+        holds the store's lock) with its first status document when its
+        ``rows`` are at hand; returns the files left to read."""
         self.store.pinned(pins)
         self.store.set_summary(summary)
         self.stats.requests.inc()
         self.stats.failed.inc(summary.counts[FAILED])
+        if rows:
+            self.publish(summary.id, summary.version, status_document(summary, [
+                (r[2], COMPLETED, None, summary.created_at, summary.created_at)
+                if r[0] in staged else (r[2], r[6], r[7], r[8], r[9])
+                for r in rows
+            ]))  # fmt: skip
         if not staged:
             return queue
         return [(fid, p) for fid, p in queue if fid not in staged]

@@ -28,7 +28,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
-import json
 import threading
 import time
 import uuid
@@ -47,6 +46,7 @@ from seekplan.serve.backend import Backend
 from seekplan.serve.catalog import Catalog, sanitise
 from seekplan.serve.clock import Clock
 from seekplan.serve.db import CANCELLED, COMPLETED, FAILED, STARTED, SUBMITTED
+from seekplan.serve.documents import status_document
 from seekplan.serve.drives import Drives
 from seekplan.serve.faults import ReadDeadline, RetryPolicy
 from seekplan.serve.guard import DatabaseGuard
@@ -109,7 +109,13 @@ class Service:
         self.store = Store(engine, default_lifetime_s)
         self.stats = Stats()
         self.intake = Intake(
-            catalog, self.store, self.stats, self.unavailable, max_lifetime_s, self._acknowledge
+            catalog,
+            self.store,
+            self.stats,
+            self.unavailable,
+            max_lifetime_s,
+            self._acknowledge,
+            self._cache,
         )
         self.drives = Drives(
             store=self.store,
@@ -264,18 +270,20 @@ class Service:
         done: list[tuple[int, str, str, str, str | None]] = []
         pins: collections.Counter[str] = collections.Counter()
         pinned: list[int] = []
-        for fid, rid, path, state, released in rows:
+        found = self.catalog.lookup([row.path for row in rows])
+        for k, (fid, rid, path, state, released) in enumerate(rows):
             if path in buffered or path in self.store.disk:
                 done.append((fid, rid, state, COMPLETED, None))
                 if not released:
                     pins[path] += 1
                     pinned.append(fid)
-            elif path not in self.catalog:
+            elif found.tape[k] is None:
                 done.append((fid, rid, state, FAILED, NOT_IN_CATALOG))
             else:
                 job = jobs.get(path)
                 if job is None:
-                    job = jobs[path] = self._job(path)
+                    job = Job(path, found.tape_index[k], found.block[k], found.size[k])
+                    jobs[path] = job
                 job.rows[fid] = (rid, state)
                 if released:
                     job.release([fid])
@@ -356,9 +364,10 @@ class Service:
         """Hands a request's files to the scheduler, a few hundred at a time
         (the drives take the same lock), with the jobs built beforehand."""
         for chunk in chunks(queue, ARRIVALS_CHUNK):
+            found = self.catalog.lookup([path for _, path in chunk])
             fresh = []
-            for file_id, path in chunk:
-                job = self._job(path)
+            for k, (file_id, path) in enumerate(chunk):
+                job = Job(path, found.tape_index[k], found.block[k], found.size[k])
                 job.rows[file_id] = (rid, SUBMITTED)
                 fresh.append(job)
             with self.sched.lock:
@@ -370,12 +379,6 @@ class Service:
                     else:
                         live.rows.update(job.rows)
                 self.drives.notify()
-
-    def _job(self, path: str) -> Job:
-        """A new job for a catalogued path."""
-        c = self.catalog
-        i = c.row[path]
-        return Job(path, int(c.tape_of[i]), int(c.block[i]), int(c.size[i]))
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:
         """The status document if nothing in the request changed since it was
@@ -389,6 +392,15 @@ class Service:
         self.stats.poll()
         return hit[1]
 
+    def _cache(self, request_id: str, version: int, body: bytes) -> None:
+        """Keeps a status body for ``version`` of the request."""
+        with self.cache_lock:
+            old = self.cache.pop(request_id, None)
+            self.cache_bytes += len(body) - (len(old[1]) if old else 0)
+            self.cache[request_id] = (version, body)
+            while self.cache_bytes > CACHE_BYTES and len(self.cache) > 1:
+                self.cache_bytes -= len(self.cache.popitem(last=False)[1][1])
+
     def status(self, client: str, request_id: str) -> bytes:
         """The request's status document (JSON bytes), rendered from the
         database unless cached."""
@@ -398,12 +410,7 @@ class Service:
         s = self._own(client, request_id)
         body = self._render(s)
         self.stats.poll()
-        with self.cache_lock:
-            old = self.cache.pop(request_id, None)
-            self.cache_bytes += len(body) - (len(old[1]) if old else 0)
-            self.cache[request_id] = (s.version, body)
-            while self.cache_bytes > CACHE_BYTES and len(self.cache) > 1:
-                self.cache_bytes -= len(self.cache.popitem(last=False)[1][1])
+        self._cache(request_id, s.version, body)
         return body
 
     def _render(self, s: Summary) -> bytes:
@@ -414,30 +421,7 @@ class Service:
                 .where(f.c.request_id == s.id)
                 .order_by(f.c.id)
             ).all()
-        out = []
-        for path, state, error, started, finished in rows:
-            item: dict[str, Any] = {"path": path, "state": state}
-            if error is not None:
-                item["error"] = error
-            if started is not None:
-                item["startedAt"] = int(started)
-            if finished is not None:
-                item["finishedAt"] = int(finished)
-            out.append(item)
-        doc: dict[str, Any] = {
-            "id": s.id,
-            "createdAt": int(s.created_at),
-            "startedAt": int(s.started_at if s.started_at is not None else s.created_at),
-        }
-        # The files were read after the summary was taken: a file may have
-        # finished in between. completedAt follows the files shown, so the
-        # document never says done while a file is not, or the reverse.
-        if all(state in db.TERMINAL for _, state, *_ in rows):
-            finished = [row[4] for row in rows if row[4] is not None]
-            done_at = s.completed_at if s.completed_at is not None else max(finished, default=None)
-            doc["completedAt"] = int(done_at if done_at is not None else time.time())
-        doc["files"] = out
-        return json.dumps(doc, separators=(",", ":")).encode()
+        return status_document(s, rows)
 
     def cancel(self, client: str, request_id: str, paths: list[str] | None) -> None:
         """Cancels the given paths of a request (all when None); a path not in
