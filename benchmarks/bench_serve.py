@@ -33,6 +33,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
+from bench_serve_wlcg import poll_rate  # noqa: E402
 from serve_support import free_port, wait_up  # noqa: E402
 
 from seekplan.catalog import make_drive  # noqa: E402
@@ -111,20 +112,7 @@ def api_bench(
             get_again_s = time.perf_counter() - t
             small = c.post(f"{base}/stage", json={"files": [{"path": "/bench/f0000001"}]})
             small_id = small.json()["requestId"]
-        counts = [0] * pollers
-        stop = time.monotonic() + poll_s
-
-        def poll(k: int) -> None:
-            with httpx.Client(timeout=10) as c:
-                while time.monotonic() < stop:
-                    c.get(f"{base}/stage/{small_id}").raise_for_status()
-                    counts[k] += 1
-
-        threads = [threading.Thread(target=poll, args=(k,)) for k in range(pollers)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
+        polls_per_s = poll_rate(base, [small_id], poll_s, pollers)
         releases.sort()
         return {
             "files": n_files,
@@ -135,7 +123,7 @@ def api_bench(
             "release_max_ms": 1000 * releases[-1],
             "get_s": get_s,
             "get_cached_s": get_again_s,
-            "polls_per_s": sum(counts) / poll_s,
+            "polls_per_s": polls_per_s,
             "pollers": pollers,
         }
     finally:

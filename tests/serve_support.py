@@ -59,6 +59,35 @@ def reads(buffer: Path) -> list[str]:
     return out
 
 
+def make_service(tmp_path: Path, db_url: str, catalog: tuple[Path, object], **over: object):
+    """An app and its service (not started: TestClient's lifespan starts it)
+    on ``catalog`` (its file first), fast and with 2 drives unless ``over``
+    says otherwise."""
+    from seekplan.serve import build
+    from seekplan.serve.config import load_stage_config
+
+    settings = {
+        "catalog": str(catalog[0]),
+        "db": db_url,
+        "buffer": str(tmp_path / "buffer"),
+        "time_scale": 20_000.0,
+        "drives": 2,
+        **over,
+    }
+    return build(load_stage_config(None, settings))
+
+
+def wait_done(c, rid: str, headers: dict[str, str] | None = None, timeout: float = 60.0):
+    """The status document of request ``rid`` once it has completedAt."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        doc = c.get(f"/api/v1/stage/{rid}", headers=headers).json()
+        if "completedAt" in doc:
+            return doc
+        time.sleep(0.05)
+    raise AssertionError(f"request {rid} not completed: {doc}")
+
+
 def free_port() -> int:
     """A TCP port free on loopback now."""
     with socket.socket() as s:

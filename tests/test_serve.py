@@ -18,7 +18,15 @@ import httpx
 import pytest
 import yaml
 from fastapi.testclient import TestClient
-from serve_support import free_port, reads, server, wait_up, write_catalog
+from serve_support import (
+    free_port,
+    make_service,
+    reads,
+    server,
+    wait_done,
+    wait_up,
+    write_catalog,
+)
 
 from seekplan.errors import SeekplanError
 from seekplan.serve import build
@@ -34,27 +42,7 @@ def catalog(tmp_path):
     return p, write_catalog(p)
 
 
-def make(tmp_path, db_url, catalog, **over):
-    """An app and its service (not started: TestClient's lifespan starts it)."""
-    settings = {
-        "catalog": str(catalog[0]),
-        "db": db_url,
-        "buffer": str(tmp_path / "buffer"),
-        "time_scale": 20_000.0,
-        "drives": 2,
-        **over,
-    }
-    return build(load_stage_config(None, settings))
-
-
-def wait_done(c, rid, headers=None, timeout=30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        doc = c.get(f"{API}/stage/{rid}", headers=headers).json()
-        if "completedAt" in doc:
-            return doc
-        time.sleep(0.05)
-    raise AssertionError(f"request {rid} not completed: {doc}")
+make = make_service
 
 
 def states(doc):

@@ -17,11 +17,17 @@ import pytest
 import sqlalchemy as sa
 import yaml
 from fastapi.testclient import TestClient
-from serve_support import free_port, reads, server, stderr_of, write_catalog
+from serve_support import (
+    free_port,
+    make_service,
+    reads,
+    server,
+    stderr_of,
+    wait_done,
+    write_catalog,
+)
 
 from seekplan.errors import SeekplanError
-from seekplan.serve import build
-from seekplan.serve.config import load_stage_config
 
 API = "/api/v1"
 
@@ -46,26 +52,7 @@ def catalog(tmp_path):
 
 
 def make(tmp_path, db_url, catalog, **over):
-    settings = {
-        "catalog": str(catalog[0]),
-        "db": db_url,
-        "buffer": str(tmp_path / "buffer"),
-        "time_scale": 20_000.0,
-        "drives": 2,
-        **FAST,
-        **over,
-    }
-    return build(load_stage_config(None, settings))
-
-
-def wait_done(c, rid, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        doc = c.get(f"{API}/stage/{rid}").json()
-        if "completedAt" in doc:
-            return doc
-        time.sleep(0.05)
-    raise AssertionError(f"request {rid} not completed: {doc}")
+    return make_service(tmp_path, db_url, catalog, **{**FAST, **over})
 
 
 def by_path(doc):
