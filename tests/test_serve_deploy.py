@@ -18,6 +18,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 from serve_support import CLEAN, server, stage_yaml, stderr_of, write_catalog
+from system_packages import ensure_debian_packages
 
 from seekplan.serve import build
 from seekplan.serve.access_log import AccessLog, escape
@@ -31,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def self_signed(directory: Path, name: str = "server") -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1 and its key (openssl req)."""
     if shutil.which("openssl") is None:
-        pytest.fail("openssl is expected (Debian package openssl) to make a test certificate")
+        ensure_debian_packages(["openssl"], "the TLS tests (a test certificate)")
     cert, key = directory / f"{name}.pem", directory / f"{name}.key"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
