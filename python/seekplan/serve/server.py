@@ -16,6 +16,16 @@ from seekplan.serve.config import StageConfig
 if TYPE_CHECKING:
     import uvicorn
 
+#: How often (seconds) a thread holding the interpreter lock hands it over
+#: while another waits (Python's default: 0.005). A release answered while
+#: a 100,000-file stage is decoded and queued gives the lock back at every
+#: database call and waits up to this long to get it again: the slowest of
+#: the releases during that stage took 115-133 ms at 0.001 against 152-163 ms
+#: at 0.005, the stage's rate unchanged (39,500-41,200 files/s against
+#: 38,400-44,100; three runs each of `python benchmarks/bench_serve.py --files
+#: 100000 --api-only`, 2026-11-27).
+SWITCH_INTERVAL_S = 0.001
+
 
 class _Encrypted(Exception):
     """The key asked for a password: the service starts unattended."""
