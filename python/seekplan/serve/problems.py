@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -88,23 +89,19 @@ def install(app: FastAPI) -> None:
     """Registers the handlers for storage failures and client disconnects,
     and the catch-all middleware."""
 
-    @app.exception_handler(sa.exc.SQLAlchemyError)
-    async def _database(r: Request, e: sa.exc.SQLAlchemyError) -> Response:
-        detail = storage_detail(e)
-        log.error("%s %s: database failed: %s", r.method, r.url.path, detail)
-        return problem(
-            503, "Database unavailable", f"the service's database failed ({detail})",
-            **{"Retry-After": str(STORAGE_RETRY_AFTER_S)},
-        )  # fmt: skip
+    def unavailable(what: str) -> Callable[[Request, Exception], Awaitable[Response]]:
+        async def handler(r: Request, e: Exception) -> Response:
+            detail = storage_detail(e)
+            log.error("%s %s: %s failed: %s", r.method, r.url.path, what, detail)
+            return problem(
+                503, f"{what.capitalize()} unavailable", f"the service's {what} failed ({detail})",
+                **{"Retry-After": str(STORAGE_RETRY_AFTER_S)},
+            )  # fmt: skip
 
-    @app.exception_handler(OSError)
-    async def _disk(r: Request, e: OSError) -> Response:
-        detail = storage_detail(e)
-        log.error("%s %s: storage failed: %s", r.method, r.url.path, detail)
-        return problem(
-            503, "Storage unavailable", f"the service's storage failed ({detail})",
-            **{"Retry-After": str(STORAGE_RETRY_AFTER_S)},
-        )  # fmt: skip
+        return handler
+
+    app.add_exception_handler(sa.exc.SQLAlchemyError, unavailable("database"))
+    app.add_exception_handler(OSError, unavailable("storage"))
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(r: Request, _e: ClientDisconnect) -> Response:
