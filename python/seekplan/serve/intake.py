@@ -38,6 +38,11 @@ FILE_COLUMNS = (
     "finished_at", "released", "lifetime_s", "pin_expires_at",
 )  # fmt: skip
 
+#: The requests table's columns in the order of :attr:`Intake.insert_head_sql`.
+HEAD_COLUMNS = (
+    "id", "client", "created_at", "started_at", "completed_at", "deleted", "n_files",
+    "accepted", *db.COUNT_COLUMN.values(),
+)  # fmt: skip
 #: A file to read: (file id, path).
 Queued = tuple[int, str]
 
@@ -83,9 +88,10 @@ class Intake:
         #: that its first polls need no database.
         self.publish = publish
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
-        self.insert_sql = (
-            f"INSERT INTO files ({', '.join(FILE_COLUMNS)}) "
-            f"VALUES ({', '.join([mark] * len(FILE_COLUMNS))})"
+        self.insert_sql, self.insert_head_sql = (
+            f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join([mark] * len(columns))})"
+            for table, columns in (("files", FILE_COLUMNS), ("requests", HEAD_COLUMNS))
         )
         self._waiting: list[NewRequest] = []
         self._waiting_lock = threading.Lock()
@@ -154,12 +160,9 @@ class Intake:
                 with self._waiting_lock:
                     batch, self._waiting = self._waiting, []
                 try:
+                    self.acknowledge()
                     with self.engine.begin() as conn:
-                        accepted = []
-                        for r in batch:
-                            self._insert_head(conn, r)
-                            conn.exec_driver_sql(self.insert_sql, r.rows)
-                            accepted.append(self._accept_rows(conn, r))
+                        accepted = [self._write_accepted(conn, r) for r in batch]
                     self.acknowledge()
                     for r, (summary, pins, staged) in zip(batch, accepted, strict=True):
                         r.result = self._accepted(summary, pins, staged, r.queue, r.rows)
@@ -239,6 +242,42 @@ class Intake:
             )
         )
 
+    def _settle(self, r: NewRequest) -> tuple[Summary, collections.Counter[str], set[int]]:
+        """What accepting ``r`` makes of it now (caller holds the store's
+        lock): its summary, the pins its files already on disk add, and
+        those files."""
+        on_disk = [(fid, p) for fid, p in r.queue if p in self.store.disk]
+        counts = dict(r.counts)
+        counts[SUBMITTED] -= len(on_disk)
+        counts[COMPLETED] += len(on_disk)
+        ended = r.now if counts[SUBMITTED] == 0 else None
+        summary = Summary(r.rid, r.client, r.now, ended, ended, False, r.n_files, counts)
+        return summary, collections.Counter(p for _, p in on_disk), {fid for fid, _ in on_disk}
+
+    def _write_accepted(
+        self, conn: sa.Connection, r: NewRequest
+    ) -> tuple[Summary, collections.Counter[str], set[int]]:
+        """A small request written whole and accepted at once: its row with
+        its final counts, its files (those on disk already COMPLETED), its
+        pins; in the driver's own statements (building SQLAlchemy
+        constructs per request took a sixth of a 200-file stage's time)."""
+        summary, pins, staged = self._settle(r)
+        head = {"id": r.rid, "client": r.client, "created_at": r.now, "n_files": r.n_files,
+                "accepted": True, **summary.row()}  # fmt: skip
+        conn.exec_driver_sql(self.insert_head_sql, tuple(head[c] for c in HEAD_COLUMNS))
+        rows = r.rows
+        if staged:
+            default = self.store.default_lifetime_s
+            rows = [
+                row[:6] + (COMPLETED, None, r.now, r.now) + row[10:12]
+                + (r.now + (default if row[11] is None else row[11]),)
+                if row[0] in staged else row
+                for row in rows
+            ]  # fmt: skip
+        conn.exec_driver_sql(self.insert_sql, rows)
+        self.store.pin(conn, pins, r.now)
+        return summary, pins, staged
+
     def _accept_rows(
         self, conn: sa.Connection, r: NewRequest
     ) -> tuple[Summary, collections.Counter[str], set[int]]:
@@ -247,16 +286,10 @@ class Intake:
         summary, the pins to add and the files completed."""
         f, req = db.files, db.requests
         self.acknowledge()
-        on_disk = [(fid, p) for fid, p in r.queue if p in self.store.disk]
-        pins = collections.Counter(p for _, p in on_disk)
-        counts = dict(r.counts)
-        counts[SUBMITTED] -= len(on_disk)
-        counts[COMPLETED] += len(on_disk)
-        done = counts[SUBMITTED] == 0
-        ended = r.now if done else None
-        summary = Summary(r.rid, r.client, r.now, ended, ended, False, r.n_files, counts)
+        summary, pins, staged = self._settle(r)
+        on_disk = sorted(staged)
         expiry = r.now + sa.func.coalesce(f.c.lifetime_s, self.store.default_lifetime_s)
-        for chunk in chunks([fid for fid, _ in on_disk]):
+        for chunk in chunks(on_disk):
             conn.execute(
                 f.update()
                 .where(f.c.id.in_(chunk))
@@ -264,7 +297,7 @@ class Intake:
             )
         self.store.pin(conn, pins, r.now)
         conn.execute(req.update().where(req.c.id == r.rid).values(accepted=True, **summary.row()))
-        return summary, pins, {fid for fid, _ in on_disk}
+        return summary, pins, staged
 
     def _accepted(
         self,
