@@ -98,6 +98,9 @@ def test_every_injected_fault_ends_failed_with_its_reason(tmp_path, db_url, cata
             assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
             assert all(d.current is None for d in svc.sched.drives)
         assert failed_total(c) == len(failed)
+        # Every time a drive was taken out is counted, retried or not: the
+        # drive failure's three attempts and the hang's one.
+        assert svc.stats.drive_failures._value.get() == 4
         page = c.get("/").text
         assert "Failed files" in page and "cannot be mounted" in page
         # A later request for a file that failed is not stuck behind it.
@@ -108,6 +111,52 @@ def test_every_injected_fault_ends_failed_with_its_reason(tmp_path, db_url, cata
     done = set(reads(tmp_path / "buffer"))
     assert not done & failed
     assert done == set(paths) - failed
+
+
+@pytest.mark.parametrize("call", ["mount", "unmount"])
+def test_a_drive_that_fails_at_a_mount_or_unmount_leaves_the_work_to_the_others(
+    tmp_path, catalog, call
+):
+    """The backend's mount or unmount raises DriveFailure once: that drive
+    goes out of service, is counted, and every file is still read."""
+    from seekplan.serve.backend import DriveFailure
+
+    app, svc = make(tmp_path, str(tmp_path / "m.db"), catalog, drive_repair_s=1e6)
+    real = getattr(svc.backend, call)
+    broken: list[int] = []
+
+    def fail_once(drive, tape):
+        if not broken:
+            broken.append(drive)
+            raise DriveFailure(f"drive {drive} jammed at {call}")
+        return real(drive, tape)
+
+    setattr(svc.backend, call, fail_once)
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1]]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert {f["state"] for f in files.values()} == {"COMPLETED"}
+        assert broken and svc.stats.drive_failures._value.get() == 1
+        dead = svc.snapshot()["drives"][broken[0]]
+        assert dead["activity"] == f"failed: drive {broken[0]} jammed at {call}"
+
+
+def test_an_ordering_that_fails_still_reads_the_batch(tmp_path, catalog):
+    """The core's ordering raising (anything) falls back to block order."""
+    app, svc = make(tmp_path, str(tmp_path / "o.db"), catalog)
+
+    calls = []
+
+    def broken(batch, head):
+        calls.append(len(batch))
+        raise RuntimeError("ordering exploded")
+
+    svc.sched.order = broken
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1]]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert {f["state"] for f in files.values()} == {"COMPLETED"}
+        assert calls  # the ordering was asked, and failed
 
 
 def test_injected_rates_are_seeded_and_retries_recover_files(tmp_path, catalog):

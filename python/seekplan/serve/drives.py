@@ -205,10 +205,15 @@ class Drives:
 
     def _drive_failed(self, d: int, failure: Failure) -> None:
         with self.sched.lock:
-            self.sched.drive_failed(d, self.clock.now() + self.drive_repair_s)
-            self.sched.drives[d].activity = f"failed: {failure.error}"
-            self.notify()
+            self._take_out(d, failure)
+
+    def _take_out(self, d: int, failure: Failure) -> None:
+        """Drive ``d`` out of service for ``drive_repair_s``, its tape and
+        planned files to the others, counted. Caller holds the scheduler's lock."""
+        self.sched.drive_failed(d, self.clock.now() + self.drive_repair_s)
+        self.sched.drives[d].activity = f"failed: {failure.error}"
         self.stats.drive_failures.inc()
+        self.notify()
 
     def _mount_failed(self, d: int, tape: int, failure: Failure) -> None:
         """A mount failed: the drive's own failure takes the drive out; any
@@ -348,13 +353,11 @@ class Drives:
 
     def _fail_or_retry(self, d: int, job: Job, failure: Failure) -> None:
         rule = self.retry.rule(failure.kind)
-        drive = self.sched.drives[d]
         with self.sched.lock:
             now = self.clock.now()
             failures = job.failed(failure.kind)
             if failure.kind in ("drive", "timeout"):
-                self.sched.drive_failed(d, now + self.drive_repair_s)
-                drive.activity = f"failed: {failure.error}"
+                self._take_out(d, failure)
             wanted = self.sched.jobs.get(job.path) is job
             if wanted and failures < rule.attempts:
                 self.sched.retry(d, job, now + rule.backoff_s)
@@ -365,8 +368,6 @@ class Drives:
             rows = list(job.rows.items())
             job.rows.clear()
             self.notify()
-        if failure.kind in ("drive", "timeout"):
-            self.stats.drive_failures.inc()
         error = failure.error
         if job.attempts_failed > 1:
             error = f"{error} (after {job.attempts_failed} attempts)"
