@@ -131,9 +131,6 @@ class Catalog:
     def __len__(self) -> int:
         return len(self.paths)
 
-    def __contains__(self, path: str) -> bool:
-        return path in self.row
-
     def lookup(self, paths: Sequence[str]) -> Found:
         """Many paths' tapes, blocks and sizes at once, as Python values (one
         numpy gather per column: an element at a time cost a fifth of a

@@ -265,6 +265,18 @@ class Scheduler:
         self._count(job.tape, pending=1)
         self.requester.arrive(job, now)
 
+    def add(self, jobs: Iterable[Job], now: float) -> None:
+        """New jobs enter the requester, or, for a path already live, join
+        the live job (its rows and released rows)."""
+        for job in jobs:
+            live = self.jobs.get(job.path)
+            if live is None:
+                self.arrive(job, now)
+                continue
+            live.rows.update(job.rows)
+            if job.released:
+                live.release(job.released)
+
     def drop(self, path: str) -> None:
         """The job of ``path`` is no longer wanted (all its rows were cancelled)."""
         job = self.jobs.pop(path, None)

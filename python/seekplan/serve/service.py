@@ -103,8 +103,6 @@ class Service:
         self.max_active = max_active
         self.retry_after_s = retry_after_s
         self.unavailable = set(unavailable_tapes)
-        #: The longest diskLifetime granted; longer ones are cut to it.
-        self.max_lifetime_s = max_lifetime_s
         self.guard = guard
         self.store = Store(engine, default_lifetime_s)
         self.stats = Stats()
@@ -133,7 +131,6 @@ class Service:
         self.cache_lock = threading.Lock()
         self.threads: list[threading.Thread] = []
         self._stop = threading.Event()
-        self.started_wall = time.time()
         #: Why the service stopped acknowledging (the database was lost), or None.
         self.lost: str | None = None
         #: Whether open files are still being queued again after a start,
@@ -290,15 +287,7 @@ class Service:
         if done:
             self.store.transition(done, now, pins, pinned)
         with self.sched.lock:
-            vnow = self.clock.now()
-            for job in jobs.values():
-                live = self.sched.jobs.get(job.path)
-                if live is None:
-                    self.sched.arrive(job, vnow)
-                else:
-                    live.rows.update(job.rows)
-                    if job.released:
-                        live.release(job.released)
+            self.sched.add(jobs.values(), self.clock.now())
             self.drives.notify()
 
     # ---- acknowledgement -------------------------------------------------------
@@ -371,13 +360,7 @@ class Service:
                 job.rows[file_id] = (rid, SUBMITTED)
                 fresh.append(job)
             with self.sched.lock:
-                vnow = self.clock.now()
-                for job in fresh:
-                    live = self.sched.jobs.get(job.path)
-                    if live is None:
-                        self.sched.arrive(job, vnow)
-                    else:
-                        live.rows.update(job.rows)
+                self.sched.add(fresh, self.clock.now())
                 self.drives.notify()
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:

@@ -272,9 +272,8 @@ class Store:
         f = db.files
         gone: list[str] = []
         for chunk in chunks(list(rows)):
-            drop = collections.Counter({p: 0 for _, p in chunk})
-            for _, path in chunk:
-                drop[path] -= 1
+            drop: collections.Counter[str] = collections.Counter()
+            drop.subtract(path for _, path in chunk)
             with self.wlock:
                 with self.engine.begin() as conn:
                     conn.execute(
