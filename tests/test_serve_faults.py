@@ -413,3 +413,93 @@ def test_a_restart_serves_before_its_queue_is_back(tmp_path, db_url, catalog):
         assert [x["locality"] for x in local] == ["TAPE"] * 4
         assert all(files[p]["state"] == "COMPLETED" for p in first[:8])
     assert not set(reads(tmp_path / "buffer")) & set(later[:2])
+
+
+def test_an_unforeseen_exception_is_a_500_problem_document(tmp_path, catalog):
+    app, svc = make(tmp_path, str(tmp_path / "x.db"), catalog)
+
+    def boom(paths):
+        raise RuntimeError("a bug")
+
+    svc.archiveinfo = boom
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.post(f"{API}/archiveinfo", json={"paths": [catalog[1][0]]})
+        assert r.status_code == 500
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert r.json()["detail"] == "RuntimeError: a bug"
+
+
+def test_a_large_request_failing_half_way_leaves_nothing(tmp_path, db_url, catalog, monkeypatch):
+    """A request past one chunk is written chunk by chunk; the disk failing
+    at its second chunk is a 503 and no row of it stays, and one cut short
+    by a crash (never accepted) is deleted at the next start."""
+    import seekplan.serve.intake as intake
+
+    monkeypatch.setattr(intake, "CHUNK", 8)
+    app, svc = make(tmp_path, db_url, catalog)
+    real = svc.intake.rows
+    chunks_written = []
+
+    def full_at_second(rid, wanted, found, errors, start, *rest):
+        chunks_written.append(start)
+        if start >= 8:
+            raise OSError(28, "No space left on device")
+        return real(rid, wanted, found, errors, start, *rest)
+
+    svc.intake.rows = full_at_second
+    with TestClient(app) as c:
+        svc.pause(True)
+        r = c.post(f"{API}/stage", json={"files": [{"path": p} for p in catalog[1][:20]]})
+        assert r.status_code == 503 and "No space left on device" in r.json()["detail"]
+        assert chunks_written == [0, 8]
+        with svc.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM files")).scalar() == 0
+            assert conn.execute(sa.text("SELECT count(*) FROM requests")).scalar() == 0
+        # A crash between chunks leaves a request never accepted.
+        with svc.engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO requests (id, client, created_at, n_files, deleted, accepted, "
+                    "n_submitted, n_started, n_cancelled, n_failed, n_completed) "
+                    "VALUES ('cut-short', 'anonymous', 0, 1, false, false, 1, 0, 0, 0, 0)"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO files (id, request_id, path, state, released) "
+                    "VALUES (999, 'cut-short', :p, 'SUBMITTED', false)"
+                ),
+                {"p": catalog[1][0]},
+            )
+    app, svc = make(tmp_path, db_url, catalog)
+    with TestClient(app) as c:
+        assert c.get(f"{API}/stage/cut-short").status_code == 404
+        with svc.engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT count(*) FROM files")).scalar() == 0
+
+
+def test_a_database_failing_while_the_queue_comes_back_is_retried(tmp_path, catalog, monkeypatch):
+    import seekplan.serve.service as service_module
+
+    paths = catalog[1][:6]
+    app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        rid = rid.json()["requestId"]
+    monkeypatch.setattr(service_module, "RESUME_RETRY_S", 0.05)
+    app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog)
+    real = svc.store.open_files
+    failures = []
+
+    def flaky(after, limit=1000):
+        if after > 0 and not failures:
+            failures.append(after)
+            raise sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error"))
+        return real(after, limit)
+
+    svc.store.open_files = flaky
+    with TestClient(app) as c:
+        assert svc.wait_recovered(30)
+        assert failures and "disk I/O error" in svc.recover_error
+        assert all(f["state"] == "COMPLETED" for f in wait_done(c, rid)["files"])

@@ -66,6 +66,9 @@ CANCELLED_ERROR = "stage cancelled by the client"
 CACHE_BYTES = 96 * 1024 * 1024
 #: Files handed to the scheduler under one hold of its lock.
 ARRIVALS_CHUNK = 500
+#: Real seconds before queueing open files again is retried after the
+#: database failed doing it.
+RESUME_RETRY_S = 5.0
 #: Real seconds between two looks for expired pins.
 PIN_CHECK_S = 5.0
 
@@ -253,7 +256,7 @@ class Service:
                     break
             except (sa.exc.SQLAlchemyError, OSError) as e:
                 self.recover_error = str(e).splitlines()[0]
-                self._stop.wait(5.0)
+                self._stop.wait(RESUME_RETRY_S)
         with self.store.wlock:
             self.recovering = False
         self._recovered.set()
