@@ -206,3 +206,49 @@ def test_a_dcache_policy_without_a_request_count_is_accepted(tmp_path):
         {"catalog": "c.csv", "policy": {"name": "dcache", "min_request_count": None}},
     )
     assert cfg.recall()["strategy"]["min_request_count"] is None
+
+
+TRICKY_ROWS = [
+    "/a/ b,T1,0,1",  # a blank inside a name is a name
+    "/a//b,T1,0,1",  # sanitised to /a/b
+    "/a/b/,T1,0,1",  # sanitised to /a/b
+    " /a/b ,T1,0,1",  # surrounding blanks are stripped
+    "/a/..,T1,0,1",
+    "/a/../b,T1,0,1",
+    "/..a/b,T1,0,1",
+    "/a/.../b,T1,0,1",
+    '"/a\tb",T1,0,1',
+    '"/a\x7fb",T1,0,1',
+    "/é/ü,T1,0,1",
+    "a/b,T1,0,1",
+    "/a/b, T1 ,0,1",
+    "/a/b,,0,1",
+    "/a/b,T1,-1,1",
+    "/a/b,T1,+5,1",
+    "/a/b,T1, 5,1",
+    "/a/b,T1,0,9223372036854775808",
+    "/a/b,T1,0,1,extra",
+]
+
+
+@pytest.mark.parametrize("row", TRICKY_ROWS)
+def test_the_catalog_read_by_column_agrees_with_the_one_read_by_line(tmp_path, row):
+    """load_catalog's Arrow path restates the line reader's checks by
+    column; on every row either both refuse with the same message, or both
+    keep the same file."""
+    from seekplan.serve.catalog import load_catalog
+
+    text = f"path,tape,block,size\n/first,T0,0,1\n{row}\n"
+    p = tmp_path / "c.csv"
+    p.write_text(text, encoding="utf-8")
+
+    def read(how):
+        try:
+            c = how()
+        except SeekplanError as e:
+            return str(e)
+        return [(e.path, e.tape, e.block, e.size) for e in map(c.get, c.paths)]
+
+    by_column = read(lambda: load_catalog(p))
+    by_line = read(lambda: parse_catalog(text.splitlines(keepends=True), str(p)))
+    assert by_column == by_line

@@ -64,7 +64,9 @@ CANCELLED_ERROR = "stage cancelled by the client"
 #: an unchanged request is answered from memory (32 bodies, the old bound,
 #: missed nearly every poll of that load: 382 polls/s).
 CACHE_BYTES = 96 * 1024 * 1024
-#: Files handed to the scheduler under one hold of its lock.
+#: Files handed to the scheduler under one hold of its lock, which every
+#: drive's next step also takes: a bound on their wait, not a tuned figure
+#: (no scheduler call held it past 20 ms in a probe of a 100,000-file stage).
 ARRIVALS_CHUNK = 500
 #: Real seconds before queueing open files again is retried after the
 #: database failed doing it.

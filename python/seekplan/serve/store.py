@@ -23,8 +23,11 @@ from sqlalchemy.engine import Connection, Engine
 from seekplan.serve import db
 from seekplan.serve.db import STARTED, SUBMITTED, TERMINAL
 
-#: Rows per transaction (and per IN clause) of bulk work. 5,000 rows insert in
-#: about 20 ms on SQLite here, which bounds what a small operation waits for.
+#: Rows per transaction (and per IN clause) of bulk work: what a small
+#: operation waits for at most. One transaction of 1,000 file rows took
+#: 10.4 ms (median of 8, at most 11.8) on SQLite here, 5,000 rows 51 ms (at
+#: most 71), past the 50 ms a release may wait (2026-11-27, a 1,000,000-file
+#: catalog's rows through Intake.insert_sql).
 CHUNK = 1_000
 
 #: A file's move: (file id, request id, old state, new state, error).
