@@ -21,36 +21,20 @@ class Stats:
     throttled: int = 0
 
     def __post_init__(self) -> None:
-        r = self.registry
-        self.mounts = Counter("seekplan_stage_mounts", "Tape mounts", registry=r)
-        self.staged = Counter("seekplan_stage_files_staged", "Files read to the buffer", registry=r)
-        self.failed = Counter(
-            "seekplan_stage_files_failed",
-            "Files that ended FAILED (at submission or at the tape)",
-            registry=r,
-        )
-        self.retries = Counter(
-            "seekplan_stage_read_retries", "Failed reads queued again", registry=r
-        )
-        self.drive_failures = Counter(
-            "seekplan_stage_drive_failures",
-            "Drives taken out of service (failed or hung)",
-            registry=r,
-        )
-        self.mount_failures = Counter(
-            "seekplan_stage_mount_failures", "Mounts that failed", registry=r
-        )
-        self.bytes_read = Counter("seekplan_stage_bytes_read", "Bytes read from tape", registry=r)
-        self.requests = Counter("seekplan_stage_requests", "Stage requests accepted", registry=r)
-        self.poll_count = Counter("seekplan_stage_polls", "Stage status polls", registry=r)
-        self.throttle_count = Counter(
-            "seekplan_stage_throttled", "Requests refused with 429", registry=r
-        )
-        self.expired = Counter(
-            "seekplan_stage_pins_expired",
-            "Pins dropped when their diskLifetime ran out",
-            registry=r,
-        )
+        def counter(name: str, text: str) -> Counter:
+            return Counter(f"seekplan_stage_{name}", text, registry=self.registry)
+
+        self.mounts = counter("mounts", "Tape mounts")
+        self.staged = counter("files_staged", "Files read to the buffer")
+        self.failed = counter("files_failed", "Files that ended FAILED (at submission or tape)")
+        self.retries = counter("read_retries", "Failed reads queued again")
+        self.drive_failures = counter("drive_failures", "Drives taken out of service")
+        self.mount_failures = counter("mount_failures", "Mounts that failed")
+        self.bytes_read = counter("bytes_read", "Bytes read from tape")
+        self.requests = counter("requests", "Stage requests accepted")
+        self.poll_count = counter("polls", "Stage status polls")
+        self.throttle_count = counter("throttled", "Requests refused with 429")
+        self.expired = counter("pins_expired", "Pins dropped when their diskLifetime ran out")
 
     def poll(self) -> None:
         """Counts one status poll."""
