@@ -18,6 +18,10 @@ const FREE: usize = usize::MAX;
 /// full-matrix check adds whatever it misses.
 const CANDIDATES: usize = 12;
 
+/// A full-matrix check that finds candidates missing in at least one row
+/// in this many starts the solve over rather than re-solving those rows.
+const RESTART_SHARE: usize = 10;
+
 /// What keeping one more candidate edge counts against a work budget, in
 /// edges scanned: memory is dearer than a scan (a budget of 20,000 scans a
 /// row keeps at most ~300 extra candidates a row, 100 MB at 20,000 rows).
@@ -275,28 +279,8 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
         work: 0,
         budget,
     };
-    // Row potentials: the least reduced cost over the row's candidates.
-    for i in 0..m {
-        s.m.u[i] = lowest_reduced(&s, i);
-        if !s.m.u[i].is_finite() {
-            return None;
-        }
-    }
-    // A row whose tight candidate column is still free takes it; the
-    // others are assigned by augmenting paths.
-    let mut free: Vec<usize> = Vec::new();
-    for i in 0..m {
-        let &(j, _) = s.adj[i]
-            .iter()
-            .min_by(|a, b| (a.1 - s.m.v[a.0]).total_cmp(&(b.1 - s.m.v[b.0])))
-            .expect("a finite candidate");
-        if s.m.col_row[j] == FREE {
-            s.m.col_row[j] = i;
-            s.m.row_col[i] = j;
-        } else {
-            free.push(i);
-        }
-    }
+    let column_minima = s.m.v.clone();
+    let mut free = initial_matching(&mut s, &column_minima)?;
     loop {
         for &i in &free {
             if !s.augment(i) {
@@ -323,6 +307,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
         // cost; rows with one that has not get it as a candidate, their
         // potential lowered to keep the others feasible, and are solved again.
         free.clear();
+        let mut restart = false;
         for i in 0..m {
             let mut added = false;
             cost.row(i, &mut row);
@@ -334,7 +319,19 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
                     added = true;
                 }
             }
+            if added && restart {
+                continue;
+            }
             if added {
+                if free.len() >= m / RESTART_SHARE {
+                    // So many rows lacked candidates that the potentials
+                    // are far from the optimum's: start over on the larger
+                    // candidate sets (7,907 of 10,001 rows of a gaussian
+                    // seek matrix: re-solving them one by one scanned 38
+                    // billion edges, 147 s).
+                    restart = true;
+                    continue;
+                }
                 s.m.u[i] = lowest_reduced(&s, i);
                 let j = s.m.row_col[i];
                 s.m.col_row[j] = FREE;
@@ -347,6 +344,10 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
             if s.exhausted() {
                 return None;
             }
+        }
+        if restart {
+            free = initial_matching(&mut s, &column_minima)?;
+            continue;
         }
         if free.is_empty() {
             break;
@@ -366,6 +367,38 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
         row: s.m.u,
         col: s.m.v,
     })
+}
+
+/// Sets the potentials from the columns' least costs and the rows'
+/// candidates, and gives each row whose tight candidate column is still
+/// free that column; returns the rows left to assign by augmenting paths
+/// (`None` when a row has no finite candidate).
+fn initial_matching(s: &mut Solver, column_minima: &[f64]) -> Option<Vec<usize>> {
+    let m = column_minima.len();
+    s.m.v.copy_from_slice(column_minima);
+    s.m.row_col.fill(FREE);
+    s.m.col_row.fill(FREE);
+    // Row potentials: the least reduced cost over the row's candidates.
+    for i in 0..m {
+        s.m.u[i] = lowest_reduced(s, i);
+        if !s.m.u[i].is_finite() {
+            return None;
+        }
+    }
+    let mut free = Vec::new();
+    for i in 0..m {
+        let &(j, _) = s.adj[i]
+            .iter()
+            .min_by(|a, b| (a.1 - s.m.v[a.0]).total_cmp(&(b.1 - s.m.v[b.0])))
+            .expect("a finite candidate");
+        if s.m.col_row[j] == FREE {
+            s.m.col_row[j] = i;
+            s.m.row_col[i] = j;
+        } else {
+            free.push(i);
+        }
+    }
+    Some(free)
 }
 
 /// Gives every row its entries in each free column, which no candidate may
