@@ -19,9 +19,10 @@ use super::bnb::BNB_LIMIT;
 use super::dense::Dense;
 use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
+use super::watch::Watch;
 use super::{
     alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read,
-    scan, sltf, sort, trials, walks, Head, Options, Problem,
+    scan, sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -55,6 +56,12 @@ const SPARSE_PATCH_LIMIT: usize = 20_000;
 /// the cheapest seed) the local search took a minute and never won.
 const SEED_SLACK: f64 = 1.25;
 
+/// A runner-up seed is improved only if its excess over the lower bound is
+/// at most this many times the cheapest seed's: on LTO seek matrices of
+/// 5,000 nodes SLTF's order (19 % above the bound, the patched tour
+/// 0.0004 %) took half a second of Or-opt and never won.
+const EXCESS_SLACK: f64 = 3.0;
+
 /// Largest nearly symmetric matrix (nodes) whose local searches take their
 /// moves from α-nearness candidates rather than the cheapest partners: the
 /// 5-opt moves' own limit ([`super::kopt`]); the ascent's 1-trees cost
@@ -74,124 +81,113 @@ impl Orderer for Best {
     }
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
-        let (best, optimal, bound) = schedule(problem, options)?;
+        let found = schedule(problem, options)?;
         Ok(Plan {
-            order: best.order,
-            moves: best.moves,
-            optimal: optimal && problem.is_matrix(),
-            bound,
+            order: found.schedule.order,
+            moves: found.schedule.moves,
+            optimal: found.proven && problem.is_matrix(),
+            bound: found.bound,
+            report: Some(found.report),
         })
     }
 }
 
-/// The best schedule seekplan can find for `problem`, whether an exact
-/// search (OPT, or BNB finishing) proved no locate order cheaper, and the
-/// α-candidates' 1-tree bound on the total where they were computed.
-fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Option<f64>)> {
+/// What [`schedule`] found.
+struct Found {
+    /// The cheapest schedule.
+    schedule: Schedule,
+    /// An exact search (OPT, or BNB finishing) proved no locate order cheaper.
+    proven: bool,
+    /// The strongest lower bound on the total it computed.
+    bound: Option<f64>,
+    /// Why it stopped and what each phase cost.
+    report: SearchReport,
+}
+
+/// The best schedule seekplan can find for `problem`. Bound first: the
+/// assignment bound and its cycles patched into a tour, Or-opt on that
+/// tour; every later phase runs only while the tour is above the target
+/// gap and the time limit holds (see [`Watch`]).
+fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
     let n = problem.len();
-    // One time limit for every improving phase together.
-    let deadline = options.deadline();
+    let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
+    let mut watch = Watch::new(options, reads);
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
     let mut proven = n <= opt::OPT_LIMIT;
-    let mut bound = None;
-    let mpscan_scans = (geometric && n <= MPSCAN_LIMIT).then(|| mpscan::plan(problem));
     if n <= opt::OPT_LIMIT {
+        watch.phase("exact");
         candidates.push((opt::plan(problem)?, Moves::Locate));
         if let Ok(order) = cta_sltf::plan(problem) {
             candidates.push((order, Moves::Locate));
         }
     } else {
+        watch.phase("bound");
+        if let Some(r) = problem.relaxation() {
+            watch.bound(r.total - reads);
+        }
         let d = Dense::new(problem);
-        let mut seeds = vec![sltf::plan_with(&d)];
-        if n <= LOSS_LIMIT || d.is_stored() || (problem.is_matrix() && n <= BNB_LIMIT) {
-            seeds.push(loss::plan_with(&d));
-        }
-        if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
-            seeds.push(mpscan_star::improve(scans.clone(), &d));
-        }
-        if let Ok(order) = cta_sltf::plan(problem) {
-            seeds.push(order);
-        }
-        if n <= BNB_LIMIT {
-            // Branch and bound starts from the assignment patched into a
-            // tour and from the cheapest constructive seed, so it is never
-            // worse than either (PATCH is its root's first incumbent).
-            let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
-            let (order, optimal) =
-                bnb::plan_with(&d, incumbent.map(Vec::as_slice), &options.until(deadline));
-            proven = optimal;
-            seeds.push(order);
-        } else if n <= SPARSE_PATCH_LIMIT || problem.is_matrix() {
-            seeds.extend(patch::plan_with(problem, &d));
-        }
-        let mut ranked: Vec<(f64, Vec<usize>)> =
-            seeds.into_iter().map(|s| (d.tour(&s), s)).collect();
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let cheapest = ranked.first().map_or(0.0, |r| r.0);
+        watch.phase("neighbours");
         let near = Neighbours::new(&d);
         let reversals = problem.is_matrix() && near.nearly_symmetric(&d);
-        let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT;
-        // Which α candidates are zero-α (what the walks follow), if any.
-        let mut zero = None;
-        let near = if alpha {
-            let (near, tree_bound, zero_alpha) =
-                alpha::candidates(&d, cheapest, ALPHA_CANDIDATES, deadline);
-            bound = Some(bound::from_rounded_positioning(problem, tree_bound));
-            zero = Some(zero_alpha);
-            near
-        } else {
-            near
-        };
-        // On a matrix a finished branch and bound leaves nothing to improve.
-        let settled = proven && problem.is_matrix();
-        let mut improved: Vec<Vec<usize>> = Vec::new();
-        for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
-            if rank < 2 && cost <= SEED_SLACK * cheapest && !settled {
-                let mut better = seed.clone();
-                descend(&d, &near, &mut better, reversals);
-                improved.push(better);
+        watch.phase("patching");
+        let mut first = (n <= SPARSE_PATCH_LIMIT || problem.is_matrix())
+            .then(|| patch::plan_near(problem, &d, (n > patch::NEAR_PATCH_FROM).then_some(&near)))
+            .flatten();
+        // The tour branch and bound returns, where it ran; PATCH's otherwise:
+        // the later phases' strongest seed.
+        let mut searched = None;
+        if let Some(order) = &mut first {
+            watch.offer(d.tour(order));
+            if !watch.done() {
+                watch.phase("local search");
+                descend(&d, &near, order, reversals);
+                watch.offer(d.tour(order));
             }
-            candidates.push((seed, Moves::Locate));
         }
-        improved.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
-        if let Some(top) = improved.first() {
-            let mut kicked = top.clone();
-            ils::iterated(
+        if n <= BNB_LIMIT && !watch.done() {
+            // Branch and bound from the patched tour's local optimum (its
+            // root's own patched assignment is its first incumbent): on
+            // asymmetric costs it often proves the optimum in a fraction of
+            // what the other phases would spend.
+            watch.phase("branch and bound");
+            let (order, optimal) =
+                bnb::plan_with(&d, first.as_deref(), &options.until(watch.deadline()));
+            proven = optimal;
+            watch.offer(d.tour(&order));
+            if optimal && problem.is_matrix() {
+                watch.bound(d.tour(&order));
+            }
+            searched = Some(order);
+        }
+        if !watch.done() {
+            improve(
+                problem,
                 &d,
-                &near,
-                &mut kicked,
-                &options.until(deadline),
-                problem.is_matrix(),
+                near,
                 reversals,
+                searched.clone().or_else(|| first.clone()),
+                proven,
+                &mut watch,
+                options,
+                &mut candidates,
             );
-            if let Some(zero) = &zero {
-                // Where reversals pay, ILS stalls in one basin whatever its
-                // seed: trials from walks, merged round by round, reach
-                // further (see `walks`).
-                let tours = walks::search(&d, &near, zero, &mut kicked, &options.until(deadline));
-                candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
-            } else if reversals {
-                // Without α candidates, restarts on perturbed costs and the
-                // merge of their tours (see `trials`).
-                let kicks = ils::kicks(n, true, options);
-                let mut tours = trials::trials(&d, &near, &kicked, kicks, &options.until(deadline));
-                tours.push(kicked.clone());
-                candidates.extend(merge::merge(&d, &tours, deadline).map(|o| (o, Moves::Locate)));
-                candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
-            }
-            candidates.push((kicked, Moves::Locate));
+        } else if !watch.reached() {
+            // Out of time before the seeds: SLTF's order at least, so the
+            // result is never worse than it.
+            candidates.push((sltf::plan_with(&d), Moves::Locate));
         }
-        candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
+        candidates.extend(first.map(|o| (o, Moves::Locate)));
+        candidates.extend(searched.map(|o| (o, Moves::Locate)));
     }
     if geometric {
         candidates.push((read::plan(problem), Moves::ReadThrough));
         for order in [sort::plan(problem), scan::plan(problem)] {
             candidates.push((order, Moves::Locate));
         }
-    }
-    if let Some(scans) = mpscan_scans {
-        candidates.push((scans.order, Moves::Locate));
+        if n <= opt::OPT_LIMIT {
+            candidates.push((mpscan::plan(problem).order, Moves::Locate));
+        }
     }
     candidates.push((fifo::plan(problem), Moves::Locate));
     let mut best: Option<Schedule> = None;
@@ -201,5 +197,151 @@ fn schedule(problem: &Problem, options: &Options) -> Result<(Schedule, bool, Opt
             best = Some(s);
         }
     }
-    Ok((best.expect("at least one candidate"), proven, bound))
+    let best = best.expect("at least one candidate");
+    let bound = watch.positioning_bound().map(|b| b + reads);
+    let report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
+    Ok(Found {
+        schedule: best,
+        proven,
+        bound,
+        report,
+    })
+}
+
+/// The improving phases once the patched tour's local optimum and branch
+/// and bound left the gap open (`proven`: branch and bound finished):
+/// constructive seeds, Or-opt on the cheapest, iterated local search, and
+/// on nearly symmetric matrices trials merged into the tour; then, while a
+/// caller's time limit holds, more kicks. Adds every tour to `candidates`.
+#[allow(clippy::too_many_arguments)]
+fn improve(
+    problem: &Problem,
+    d: &Dense,
+    near: Neighbours,
+    reversals: bool,
+    searched: Option<Vec<usize>>,
+    proven: bool,
+    watch: &mut Watch,
+    options: &Options,
+    candidates: &mut Vec<(Vec<usize>, Moves)>,
+) {
+    let n = problem.len();
+    let deadline = watch.deadline();
+    let geometric = problem.head_physical(Head::Start).is_some();
+    watch.phase("seeds");
+    let mpscan_scans = (geometric && n <= MPSCAN_LIMIT).then(|| mpscan::plan(problem));
+    let mut seeds = vec![sltf::plan_with(d)];
+    if n <= LOSS_LIMIT || d.is_stored() || (problem.is_matrix() && n <= BNB_LIMIT) {
+        seeds.push(loss::plan_with(d));
+    }
+    if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
+        seeds.push(mpscan_star::improve(scans.clone(), d));
+    }
+    if let Ok(order) = cta_sltf::plan(problem) {
+        seeds.push(order);
+    }
+    if let Some(scans) = mpscan_scans {
+        candidates.push((scans.order, Moves::Locate));
+    }
+    seeds.extend(searched);
+    let mut ranked: Vec<(f64, Vec<usize>)> = seeds.into_iter().map(|s| (d.tour(&s), s)).collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let cheapest = ranked.first().map_or(0.0, |r| r.0);
+    watch.offer(cheapest);
+    // On a matrix a finished branch and bound leaves nothing to improve.
+    let settled = proven && problem.is_matrix();
+    let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT && !settled && !watch.done();
+    // Which α candidates are zero-α (what the walks follow), if any.
+    let mut zero = None;
+    let near = if alpha {
+        watch.phase("alpha candidates");
+        let (near, tree_bound, zero_alpha) =
+            alpha::candidates(d, cheapest, ALPHA_CANDIDATES, deadline);
+        let total = bound::from_rounded_positioning(problem, tree_bound);
+        watch.bound(total - (0..n).map(|j| problem.service(j)).sum::<f64>());
+        zero = Some(zero_alpha);
+        near
+    } else {
+        near
+    };
+    let mut improved: Vec<Vec<usize>> = Vec::new();
+    watch.phase("local search");
+    // A runner-up is worth its descent only while its excess over the
+    // bound is comparable to the cheapest's.
+    let bound = watch.positioning_bound();
+    let close = |cost: f64| {
+        cost <= SEED_SLACK * cheapest
+            && bound.is_none_or(|b| cost - b <= EXCESS_SLACK * (cheapest - b))
+    };
+    for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
+        if rank < 2 && close(cost) && !settled && !watch.done() {
+            let mut better = seed.clone();
+            descend(d, &near, &mut better, reversals);
+            watch.offer(d.tour(&better));
+            improved.push(better);
+        }
+        candidates.push((seed, Moves::Locate));
+    }
+    improved.sort_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
+    if let Some(top) = improved.first().filter(|_| !watch.done()) {
+        watch.phase("kicks");
+        let mut kicked = top.clone();
+        // Effort follows the open gap, not the batch's size.
+        let budget = Options {
+            iterations: Some(ils::kicks_for_gap(
+                n,
+                problem.is_matrix(),
+                options,
+                watch.open_gap(d.tour(top)),
+            )),
+            ..options.until(deadline)
+        };
+        ils::iterated(
+            d,
+            &near,
+            &mut kicked,
+            &budget,
+            problem.is_matrix(),
+            reversals,
+            Some(&mut *watch),
+        );
+        if let Some(zero) = zero.as_ref().filter(|_| !watch.done()) {
+            // Where reversals pay, ILS stalls in one basin whatever its
+            // seed: trials from walks, merged round by round, reach
+            // further (see `walks`).
+            watch.phase("trials");
+            let tours = walks::search(d, &near, zero, &mut kicked, &budget.until(deadline));
+            candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
+        } else if reversals && !watch.done() {
+            // Without α candidates, restarts on perturbed costs and the
+            // merge of their tours (see `trials`).
+            watch.phase("trials");
+            let kicks = ils::kicks(n, true, &budget);
+            let mut tours = trials::trials(d, &near, &kicked, kicks, &budget.until(deadline));
+            tours.push(kicked.clone());
+            candidates.extend(merge::merge(d, &tours, deadline).map(|o| (o, Moves::Locate)));
+            candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
+        }
+        watch.offer(d.tour(&kicked));
+        if deadline.is_some() && options.iterations.is_none() && !watch.done() {
+            // A caller's time limit is a budget of its own: kick on until
+            // it runs out or the tour meets the target gap.
+            watch.phase("kicks");
+            let more = Options {
+                iterations: Some(MAX_ITERATIONS),
+                ..options.until(deadline)
+            };
+            ils::iterated(
+                d,
+                &near,
+                &mut kicked,
+                &more,
+                problem.is_matrix(),
+                reversals,
+                Some(&mut *watch),
+            );
+        }
+        candidates.push((kicked, Moves::Locate));
+    }
+    candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
 }

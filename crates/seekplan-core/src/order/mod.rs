@@ -29,6 +29,7 @@ mod sort;
 mod tour;
 mod trials;
 mod walks;
+mod watch;
 
 mod registry;
 mod schedule;
@@ -43,10 +44,11 @@ mod test_support;
 pub use bnb::BNB_LIMIT;
 pub use bound::BOUND_LIMIT;
 pub use opt::OPT_LIMIT;
-pub use options::{Options, DEFAULT_SEED};
+pub use options::{Options, DEFAULT_SEED, MAX_GAP, MAX_ITERATIONS, MAX_TIME_LIMIT_S};
 pub use problem::{Head, Problem};
 pub use registry::Algorithm;
 pub use schedule::{Moves, Schedule, Step};
+pub use watch::{Progress, SearchReport, Snapshot, StopReason};
 
 use crate::model::{Block, CostMatrix, CostModel, Extent};
 use crate::{Error, Result};
@@ -87,6 +89,7 @@ pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
 
 /// [`run`] with the caller's options.
 pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result<Schedule> {
+    options.check()?;
     if algo.needs_geometry() && problem.head_physical(Head::Start).is_none() {
         let usable: Vec<&str> = Algorithm::ALL
             .iter()
@@ -103,7 +106,8 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
     }
     let plan = algo.imp().plan(problem, options)?;
     let plan_optimal = plan.optimal;
-    let schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
+    let mut schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
+    schedule.search = plan.report;
     // The models' figures are bounded (crate::error::MAX_STEP_S) and a
     // matrix's row maxima must sum to a finite total; a model or matrix
     // that still sums to infinity is refused rather than reported as a

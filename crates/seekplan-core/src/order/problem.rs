@@ -2,6 +2,7 @@
 //! the head must end. Schedulers read costs from here; the costs come from a
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
+use super::bound::Relaxation;
 use crate::atsp::{sparse_assignment, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::{Error, Moves, Result};
@@ -38,6 +39,9 @@ pub struct Problem<'a> {
     /// The sparse assignment of the positioning costs, once computed: the
     /// lower bound and PATCH both need it on large matrices.
     assignment: OnceLock<Option<Assignment>>,
+    /// The assignment lower bound, once computed (see [`super::bound`]):
+    /// `best` computes it first and the schedule's report reuses it.
+    relaxation: OnceLock<Option<Relaxation>>,
 }
 
 impl<'a> Problem<'a> {
@@ -81,6 +85,7 @@ impl<'a> Problem<'a> {
                 end,
             },
             assignment: OnceLock::new(),
+            relaxation: OnceLock::new(),
         })
     }
 
@@ -107,6 +112,7 @@ impl<'a> Problem<'a> {
                 end,
             },
             assignment: OnceLock::new(),
+            relaxation: OnceLock::new(),
         })
     }
 
@@ -144,6 +150,14 @@ impl<'a> Problem<'a> {
     pub(crate) fn positioning_assignment(&self) -> Option<&Assignment> {
         self.assignment
             .get_or_init(|| sparse_assignment(self.len() + 1, Positioning(self)))
+            .as_ref()
+    }
+
+    /// The assignment lower bound and the locate assignment behind it,
+    /// computed on first use and kept.
+    pub(crate) fn relaxation(&self) -> Option<&Relaxation> {
+        self.relaxation
+            .get_or_init(|| super::bound::relaxation(self))
             .as_ref()
     }
 

@@ -31,10 +31,8 @@ impl Orderer for Read {
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         Ok(Plan {
-            order: plan(problem),
             moves: Moves::ReadThrough,
-            optimal: false,
-            bound: None,
+            ..Plan::locate(plan(problem))
         })
     }
 }

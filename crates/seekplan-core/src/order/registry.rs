@@ -3,7 +3,7 @@
 //! implementing [`Orderer`]) plus one line in [`algorithms!`]'s invocation
 //! below; names, parsing, `Algorithm::ALL` and the Python/CLI lists follow.
 
-use super::{Options, Problem};
+use super::{Options, Problem, SearchReport};
 use crate::{Moves, Result};
 
 /// An order of service and how the head moves between requests.
@@ -20,6 +20,8 @@ pub(crate) struct Plan {
     /// the way, if any; the stronger of it and the assignment bound is the
     /// schedule's.
     pub(crate) bound: Option<f64>,
+    /// How an improving search ended, for algorithms that search.
+    pub(crate) report: Option<SearchReport>,
 }
 
 impl Plan {
@@ -30,6 +32,7 @@ impl Plan {
             moves: Moves::Locate,
             optimal: false,
             bound: None,
+            report: None,
         }
     }
 }

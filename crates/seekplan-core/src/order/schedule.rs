@@ -1,7 +1,7 @@
 //! A served order with its timing, always recomputed from the cost source so
 //! that no algorithm can report a cost it did not earn.
 
-use super::{Head, Problem};
+use super::{Head, Problem, SearchReport};
 use crate::{Error, Result};
 use serde::Serialize;
 
@@ -58,6 +58,9 @@ pub struct Schedule {
     pub lower_bound_s: Option<f64>,
     /// `total_s / lower_bound_s − 1`: at most this far from optimal.
     pub gap: Option<f64>,
+    /// Why the search that found this order stopped, and what it spent
+    /// (`best`; None for the single-pass algorithms).
+    pub search: Option<SearchReport>,
 }
 
 impl Schedule {
@@ -90,6 +93,7 @@ impl Schedule {
             moves,
             lower_bound_s: None,
             gap: None,
+            search: None,
         })
     }
 

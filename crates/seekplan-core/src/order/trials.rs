@@ -96,7 +96,7 @@ pub(crate) fn trials(
                 iterations: Some(kicks / share),
                 ..options.until(deadline)
             };
-            ils::iterated(costs, near, &mut order, &budget, true, true);
+            ils::iterated(costs, near, &mut order, &budget, true, true, None);
         }
         let cost = d.tour(&order);
         if cost < record - 1e-9 * record.abs() {

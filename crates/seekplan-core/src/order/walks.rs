@@ -165,7 +165,7 @@ fn trials(
             seed: rng.gen(),
             ..options.until(deadline)
         };
-        ils::iterated(d, near, &mut order, &budget, true, true);
+        ils::iterated(d, near, &mut order, &budget, true, true, None);
         let cost = d.tour(&order);
         repeats += usize::from(!novel(seen, cost));
         if cost < record - SAME * record.abs() {
@@ -229,7 +229,7 @@ pub(crate) fn search(
                 seed: opts.seed ^ POLISH_SEED,
                 ..opts.clone()
             };
-            ils::iterated(d, near, &mut merged, &polish, true, true);
+            ils::iterated(d, near, &mut merged, &polish, true, true, None);
             if d.tour(&merged) < d.tour(best) {
                 *best = merged.clone();
             }

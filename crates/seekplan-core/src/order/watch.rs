@@ -1,0 +1,257 @@
+//! When `best` stops improving, and what it tells the caller about it: the
+//! lower bound it must beat, the gap it may stop at, the deadline, the CPU
+//! of each phase and when the best tour was found.
+//!
+//! `best` stops as soon as its tour is within the target gap of its lower
+//! bound (gap 0: the tour is proven optimal), at the caller's time limit,
+//! or when its improvement budget is spent, whichever comes first.
+
+use super::Options;
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A tour within this fraction of the bound counts as meeting it: the two
+/// are sums of the same costs in different orders (at 10,000 terms they
+/// differ by ~1e-12 of the total), and the 1-tree bounds are lowered by a
+/// billionth of themselves for their own rounding
+/// ([`super::bound::from_rounded_positioning`]).
+pub(crate) const ROUNDING: f64 = 1e-9;
+
+/// How often, at most, the caller's progress callback hears from a run.
+const REPORT_EVERY: Duration = Duration::from_millis(200);
+
+/// Why an improving search stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StopReason {
+    /// The tour meets the lower bound (or an exact search finished): no
+    /// order is cheaper.
+    Optimal,
+    /// The tour is within the caller's target gap of the lower bound.
+    Gap,
+    /// The caller's time limit ran out.
+    Time,
+    /// The improvement budget (kicks, or the patience of each phase) ran
+    /// out with the gap still open.
+    Budget,
+}
+
+impl StopReason {
+    /// The name reports use.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Optimal => "optimal",
+            StopReason::Gap => "gap",
+            StopReason::Time => "time",
+            StopReason::Budget => "budget",
+        }
+    }
+}
+
+/// What an improving search reports beside its schedule.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchReport {
+    /// Why it stopped.
+    pub stopped_because: StopReason,
+    /// Seconds from the start of the run to the best tour it found.
+    pub time_to_best_s: f64,
+    /// CPU seconds of each phase, in the order they ran.
+    pub phases: Vec<(&'static str, f64)>,
+}
+
+/// A snapshot of a running search, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapshot {
+    /// The phase running now.
+    pub phase: &'static str,
+    /// Total seconds of the best schedule so far (None before the first).
+    pub best_total_s: Option<f64>,
+    /// The lower bound on the total, once computed.
+    pub bound_s: Option<f64>,
+    /// Seconds since the run started.
+    pub elapsed_s: f64,
+}
+
+/// A callback that hears a [`Snapshot`] now and then during a long run.
+#[derive(Clone)]
+pub struct Progress(pub Arc<dyn Fn(Snapshot) + Send + Sync>);
+
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Progress(..)")
+    }
+}
+
+impl PartialEq for Progress {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// The state of one improving run: bound, target, incumbent, phase clock.
+/// Costs here are positioning seconds (what the searches minimise); the
+/// requests' fixed read times are added only for the target gap and the
+/// progress display.
+pub(crate) struct Watch {
+    started: Instant,
+    deadline: Option<Instant>,
+    gap: f64,
+    reads: f64,
+    bound: Option<f64>,
+    best: f64,
+    best_at: Duration,
+    phase: &'static str,
+    phase_cpu: f64,
+    phases: Vec<(&'static str, f64)>,
+    progress: Option<Progress>,
+    reported: Option<Instant>,
+}
+
+impl Watch {
+    /// A run started now under `options`, on requests whose reads take
+    /// `reads` seconds together.
+    pub(crate) fn new(options: &Options, reads: f64) -> Self {
+        Watch {
+            started: Instant::now(),
+            deadline: options.deadline(),
+            gap: options.gap,
+            reads,
+            bound: None,
+            best: f64::INFINITY,
+            best_at: Duration::ZERO,
+            phase: "start",
+            phase_cpu: thread_cpu_s(),
+            phases: Vec::new(),
+            progress: options.progress.clone(),
+            reported: None,
+        }
+    }
+
+    /// The deadline of the caller's time limit, if any.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Records a lower bound on every order's positioning (the stronger of
+    /// it and any earlier one is kept).
+    pub(crate) fn bound(&mut self, positioning: f64) {
+        self.bound = Some(self.bound.map_or(positioning, |b| b.max(positioning)));
+    }
+
+    /// The positioning bound recorded so far.
+    pub(crate) fn positioning_bound(&self) -> Option<f64> {
+        self.bound
+    }
+
+    /// Records a tour of this positioning cost; remembers when the best
+    /// one was found.
+    pub(crate) fn offer(&mut self, positioning: f64) {
+        if positioning < self.best {
+            self.best = positioning;
+            self.best_at = self.started.elapsed();
+        }
+        self.report();
+    }
+
+    /// How far a tour of this positioning cost lies above the bound, as a
+    /// fraction of its total (reads included); None without a bound.
+    pub(crate) fn open_gap(&self, positioning: f64) -> Option<f64> {
+        let b = self.bound?;
+        let total = positioning + self.reads;
+        (total > 0.0).then(|| (positioning - b) / total)
+    }
+
+    /// Whether the best tour so far is close enough to the bound to stop.
+    pub(crate) fn reached(&self) -> bool {
+        self.bound.is_some_and(|b| self.within(self.best, b))
+    }
+
+    /// Whether the caller's time limit has run out.
+    pub(crate) fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether no further phase should run: the gap is closed or the time
+    /// is up.
+    pub(crate) fn done(&self) -> bool {
+        self.reached() || self.out_of_time()
+    }
+
+    /// Starts the phase `name`, closing the one running.
+    pub(crate) fn phase(&mut self, name: &'static str) {
+        self.close_phase();
+        self.phase = name;
+        self.report();
+    }
+
+    fn close_phase(&mut self) {
+        let now = thread_cpu_s();
+        if self.phase != "start" {
+            self.phases.push((self.phase, now - self.phase_cpu));
+        }
+        self.phase_cpu = now;
+    }
+
+    /// The report on a run whose schedule totals `total` seconds (reads
+    /// included), against the total lower bound `bound`; `proven`: an
+    /// exact search finished.
+    pub(crate) fn finish(mut self, total: f64, bound: Option<f64>, proven: bool) -> SearchReport {
+        self.close_phase();
+        let positioning = total - self.reads;
+        let stopped_because = match bound {
+            _ if proven => StopReason::Optimal,
+            Some(b) if total <= b + ROUNDING * b.abs() => StopReason::Optimal,
+            Some(b) if self.gap > 0.0 && self.within(positioning, b - self.reads) => {
+                StopReason::Gap
+            }
+            _ if self.out_of_time() => StopReason::Time,
+            _ => StopReason::Budget,
+        };
+        SearchReport {
+            stopped_because,
+            time_to_best_s: self.best_at.as_secs_f64(),
+            phases: self.phases,
+        }
+    }
+
+    /// Whether `positioning` lies within the target gap of the positioning
+    /// bound `bound`, the gap measured on totals (reads included), as the
+    /// caller reads it.
+    fn within(&self, positioning: f64, bound: f64) -> bool {
+        let total_bound = bound + self.reads;
+        positioning + self.reads <= total_bound + total_bound.abs() * self.gap.max(ROUNDING)
+    }
+
+    fn report(&mut self) {
+        let Some(progress) = &self.progress else {
+            return;
+        };
+        if self.reported.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
+            return;
+        }
+        self.reported = Some(Instant::now());
+        (progress.0)(Snapshot {
+            phase: self.phase,
+            best_total_s: self.best.is_finite().then_some(self.best + self.reads),
+            bound_s: self.bound.map(|b| b + self.reads),
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+        });
+    }
+}
+
+/// CPU seconds this thread has used (every phase of `best` runs on the
+/// caller's thread).
+fn thread_cpu_s() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into the one we pass.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return 0.0;
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}

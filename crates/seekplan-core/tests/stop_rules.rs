@@ -1,0 +1,195 @@
+//! `best`'s stop rules: it stops at the certificate (its tour meets the
+//! lower bound), at the caller's gap or time limit, or when its budget is
+//! spent; it says which; it is never worse than PATCH or SLTF; and the
+//! limits on its options are enforced.
+
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use seekplan_core::model::CostMatrix;
+use seekplan_core::order::{
+    order_matrix_with, Algorithm, Options, Progress, StopReason, MAX_ITERATIONS,
+};
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A random asymmetric matrix of `n` nodes, costs 1..1000.
+fn random_matrix(n: usize, seed: u64) -> CostMatrix<'static> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let flat: Vec<f64> = (0..n * n)
+        .map(|k| {
+            if k / n == k % n {
+                0.0
+            } else {
+                rng.gen_range(1.0..1000.0)
+            }
+        })
+        .collect();
+    CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap()
+}
+
+/// Nodes along a line, moving forward cheap and backward dear: the
+/// assignment's cycles patch into the optimal path, which meets the bound.
+fn forward_line(n: usize) -> CostMatrix<'static> {
+    let flat: Vec<f64> = (0..n * n)
+        .map(|k| {
+            let (i, j) = (k / n, k % n);
+            match j.cmp(&i) {
+                std::cmp::Ordering::Greater => (j - i) as f64,
+                std::cmp::Ordering::Less => 10.0 * (i - j) as f64,
+                std::cmp::Ordering::Equal => 0.0,
+            }
+        })
+        .collect();
+    CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap()
+}
+
+fn with_bound() -> Options {
+    Options {
+        bound: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn a_tour_that_meets_the_bound_stops_as_optimal_after_patching() {
+    let matrix = forward_line(400);
+    let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
+    let report = s.search.expect("best reports its search");
+    assert_eq!(report.stopped_because, StopReason::Optimal);
+    let bound = s.lower_bound_s.unwrap();
+    assert!(
+        s.total_s <= bound * (1.0 + 1e-9),
+        "{} above {bound}",
+        s.total_s
+    );
+    let phases: Vec<&str> = report.phases.iter().map(|p| p.0).collect();
+    assert!(
+        !phases.contains(&"kicks"),
+        "searched on after the proof: {phases:?}"
+    );
+    assert!(phases.starts_with(&["bound"]), "{phases:?}");
+}
+
+#[test]
+fn a_wide_gap_stops_at_once_and_says_so() {
+    let matrix = random_matrix(300, 7);
+    let options = Options {
+        gap: 0.5,
+        ..with_bound()
+    };
+    let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap();
+    let report = s.search.unwrap();
+    assert!(
+        matches!(
+            report.stopped_because,
+            StopReason::Gap | StopReason::Optimal
+        ),
+        "{:?}",
+        report.stopped_because
+    );
+    assert!(s.total_s <= s.lower_bound_s.unwrap() * 1.5);
+    let (tight, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
+    assert!(tight.total_s <= s.total_s);
+}
+
+#[test]
+fn a_time_limit_ends_the_search_and_is_named() {
+    // 1,500 random nodes: branch and bound cannot prove them in 50 ms.
+    let matrix = random_matrix(1_500, 3);
+    let options = Options {
+        time_limit: Some(Duration::from_millis(50)),
+        ..with_bound()
+    };
+    let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap();
+    let report = s.search.unwrap();
+    assert_eq!(report.stopped_because, StopReason::Time);
+    let (sltf, _) = order_matrix_with(&matrix, 0, None, Algorithm::Sltf, &options).unwrap();
+    assert!(s.total_s <= sltf.total_s);
+}
+
+#[test]
+fn options_past_their_limits_are_refused_by_name() {
+    let matrix = random_matrix(20, 1);
+    let cases = [
+        (
+            Options {
+                iterations: Some(MAX_ITERATIONS + 1),
+                ..Options::default()
+            },
+            "iterations",
+        ),
+        (
+            Options {
+                time_limit: Some(Duration::from_secs(86_401)),
+                ..Options::default()
+            },
+            "time_limit",
+        ),
+        (
+            Options {
+                gap: 1.5,
+                ..Options::default()
+            },
+            "gap",
+        ),
+        (
+            Options {
+                gap: -0.1,
+                ..Options::default()
+            },
+            "gap",
+        ),
+    ];
+    for (options, field) in cases {
+        let err = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap_err();
+        assert!(
+            err.to_string().contains(field),
+            "{err} does not name {field}"
+        );
+    }
+}
+
+#[test]
+fn the_progress_callback_hears_the_phases() {
+    let heard: Arc<Mutex<Vec<&'static str>>> = Arc::default();
+    let sink = Arc::clone(&heard);
+    let options = Options {
+        progress: Some(Progress(Arc::new(move |snap| {
+            sink.lock().unwrap().push(snap.phase);
+        }))),
+        ..with_bound()
+    };
+    order_matrix_with(&random_matrix(60, 2), 0, None, Algorithm::Best, &options).unwrap();
+    let heard = heard.lock().unwrap();
+    assert!(heard.contains(&"bound"), "{heard:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `best` is never above PATCH's or SLTF's order on the same matrix,
+    /// whatever the stop rule that ended it, and a claimed optimum meets
+    /// the bound.
+    #[test]
+    fn best_is_never_above_patch_or_sltf(n in 17usize..70, seed in 0u64..1000, gap in 0.0f64..0.02) {
+        let matrix = random_matrix(n, seed);
+        let options = Options { gap, ..with_bound() };
+        let (best, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap();
+        let report = best.search.clone().unwrap();
+        let bound = best.lower_bound_s.unwrap();
+        if report.stopped_because == StopReason::Optimal {
+            prop_assert!(best.total_s <= bound * (1.0 + 1e-9));
+        }
+        prop_assert!(best.total_s <= bound * (1.0 + gap.max(1e-9)) || report.stopped_because == StopReason::Budget);
+        for algo in [Algorithm::Patch, Algorithm::Sltf] {
+            let (other, _) = order_matrix_with(&matrix, 0, None, algo, &with_bound()).unwrap();
+            if gap == 0.0 {
+                prop_assert!(best.total_s <= other.total_s + 1e-9, "{algo}: {} < {}", other.total_s, best.total_s);
+            } else {
+                prop_assert!(best.total_s <= other.total_s.max(bound * (1.0 + gap)) + 1e-9);
+            }
+        }
+    }
+}
