@@ -125,17 +125,60 @@ def test_an_empty_track_starts_list_is_refused_not_ignored(cli, requests_csv, tm
 
 
 @pytest.mark.parametrize("algo", ["best", "bnb"])
-def test_a_time_limit_past_the_clock_is_no_limit(requests_csv, algo):
-    """1e19 s fits a Duration but not the monotonic clock: adding it to now
-    panicked in the core."""
+@pytest.mark.parametrize("limit", [1e19, 86_401.0, 0.0, -1.0])
+def test_a_time_limit_outside_a_day_is_refused_naming_the_limit(requests_csv, algo, limit):
+    """1e19 s once panicked in the core (past the monotonic clock); 1e12
+    kicks never returned: limits have upper bounds, named in the error."""
     from seekplan.ordering import order
 
-    assert order(read_requests(requests_csv), algo=algo, time_limit=1e19).n == 40
+    with pytest.raises(seekplan.SeekplanError, match="86,400 s"):
+        order(read_requests(requests_csv), algo=algo, time_limit=limit)
 
 
-def test_an_infinite_time_limit_is_named_briefly(cli, requests_csv):
+def test_limits_are_named_in_help_and_errors(cli, requests_csv):
+    r = cli("order", "--help")
+    assert "100,000,000" in r.output and "86,400" in r.output
     r = cli("order", requests_csv, "--time-limit", "1e300")
-    assert r.exit_code == 2 and "time_limit: 1e300 seconds" in r.output
+    assert r.exit_code == 2 and "86,400 s" in r.output
+    r = cli("order", requests_csv, "--iterations", "1000000000000")
+    assert r.exit_code == 2 and "100,000,000" in r.output
+    r = cli("order", requests_csv, "--gap", "2")
+    assert r.exit_code == 2 and "gap: 2.0 is not a fraction between 0 and 1" in r.output
+
+
+def test_best_says_why_it_stopped(cli, requests_csv, tmp_path):
+    """`best` reports the stop rule, when it found its order, and the CPU of
+    each phase; a matrix whose optimum meets its bound stops as optimal."""
+    r = cli("order", requests_csv, "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["stopped_because"] in ("optimal", "gap", "time", "budget")
+    assert 0 <= data["time_to_best_s"] and data["phases_cpu_s"]["bound"] >= 0
+    n = 60
+    line = [
+        [0 if i == j else (j - i if j > i else 10 * (i - j)) for j in range(n)] for i in range(n)
+    ]
+    m = tmp_path / "line.csv"
+    m.write_text("\n".join(",".join(map(str, row)) for row in line) + "\n")
+    r = cli("order", "--matrix", m, "--json")
+    data = json.loads(r.stdout)
+    assert data["stopped_because"] == "optimal" and data["total_s"] == data["lower_bound_s"]
+    r = cli("order", "--matrix", m)
+    assert "stopped: optimal" in r.output
+
+
+def test_progress_describes_phase_best_and_gap():
+    from seekplan.order_progress import describe
+
+    assert describe("kicks", 101.0, 100.0) == "best: kicks, best total 101.0 s, gap 1.000 %"
+    assert describe("bound", None, None) == "best: bound"
+
+
+def test_the_progress_callback_is_called_with_the_running_phase(requests_csv):
+    heard: list[tuple[str, float]] = []
+    reqs = read_requests(requests_csv)
+    seekplan.order(reqs, progress=lambda phase, best, bound, t: heard.append((phase, t)))
+    assert heard and heard[0][0] == "bound" and all(t >= 0 for _, t in heard)
 
 
 def _lto_device_file(tmp_path: Path, **over: str) -> Path:

@@ -1,6 +1,7 @@
 """Types of the compiled core (crates/seekplan-py). Every name the extension
 exports is declared here; tests/test_core_stub.py fails when one is missing."""
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,8 @@ def order(
     iterations: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
+    gap: float = 0.0,
+    progress: Callable[[str, float | None, float | None, float], None] | None = None,
 ) -> dict[str, Any]: ...
 def order_costs(
     costs: npt.NDArray[np.float64] | npt.NDArray[np.float32] | list[list[float]],
@@ -88,10 +91,12 @@ def order_costs(
     iterations: int | None = None,
     time_limit: float | None = None,
     bound: bool = True,
+    gap: float = 0.0,
+    progress: Callable[[str, float | None, float | None, float], None] | None = None,
 ) -> dict[str, Any]: ...
 def locate_matrix(
     drive: Drive, blocks: list[int], sizes: list[int], start: int = 0, end: int | None = None
-) -> list[list[float]]: ...
+) -> npt.NDArray[np.float64]: ...
 def algorithms() -> list[str]: ...
 def lto_drive(spec_json: str, eowp: list[int] | None = None) -> Drive: ...
 def cta_drive(spec_json: str, eowp: list[int] | None = None) -> Drive: ...

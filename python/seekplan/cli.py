@@ -26,6 +26,7 @@ from seekplan.io import (
     to_json,
     write_order,
 )
+from seekplan.order_progress import search_progress
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
@@ -38,6 +39,8 @@ app = typer.Typer(
     help="Plan and simulate I/O on tape libraries and media-server disks.",
 )
 console = Console()
+# Progress lines go to stderr, so stdout stays the order (or its JSON).
+err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
 DevicesOpt = Annotated[
@@ -165,11 +168,25 @@ def order_cmd(
     seed: Annotated[int | None, typer.Option(help="Seed of best's local search")] = None,
     iterations: Annotated[
         int | None,
-        typer.Option(help="Kicks of best's local search (default: 2 per request, at most 100,000)"),
+        typer.Option(
+            help="Kicks of best's local search, at most 100,000,000 (default: a budget that "
+            "grows with the gap still open, cut short by --gap)"
+        ),
     ] = None,
     time_limit: Annotated[
-        float | None, typer.Option(help="Stop improving best's order SECONDS after it started")
+        float | None,
+        typer.Option(
+            help="Stop improving best's order SECONDS after it started, at most 86,400; until "
+            "then best keeps improving unless the order meets --gap"
+        ),
     ] = None,
+    gap: Annotated[
+        float,
+        typer.Option(
+            help="best stops once its order is within this fraction of its lower bound "
+            "(0: only when proven optimal; 0.001 accepts 0.1 %), at most 1"
+        ),
+    ] = 0.0,
     summary_csv: Annotated[
         Path | None, typer.Option("--summary", help="Write totals, bound and gap as CSV")
     ] = None,
@@ -191,16 +208,23 @@ def order_cmd(
         output_file(out, inputs=inputs)
     if summary_csv is not None:
         output_file(summary_csv, "--summary", inputs=(*inputs, out))
-    tuning: dict[str, Any] = {"seed": seed, "time_limit": time_limit, "iterations": iterations}
+    tuning: dict[str, Any] = {
+        "seed": seed,
+        "time_limit": time_limit,
+        "iterations": iterations,
+        "gap": gap,
+    }
     start_pos = _position(start, "--start") or 0
     fseq_s: float | None = None
     end_pos = _position(end, "--end")
     if matrix is not None:
         if requests is not None:
             raise SeekplanError("give either REQUESTS.csv or --matrix, not both")
-        result = order_matrix(
-            read_matrix(matrix), algo=algo, start=start_pos, end=end_pos, **tuning
-        )
+        costs = read_matrix(matrix)
+        with search_progress(err_console, sys.stderr.isatty()) as progress:
+            result = order_matrix(
+                costs, algo=algo, start=start_pos, end=end_pos, progress=progress, **tuning
+            )
     else:
         if requests is None:
             raise SeekplanError("missing REQUESTS.csv (or --matrix COSTS.csv)")
@@ -219,7 +243,8 @@ def order_cmd(
             "devices": devices,
             "cost": cost,
         }
-        result = order(batch, algo=algo, **setup, **tuning)
+        with search_progress(err_console, sys.stderr.isatty()) as progress:
+            result = order(batch, algo=algo, progress=progress, **setup, **tuning)
         if kind == "cta-tapefile":
             fseq_s = order(batch, algo="fifo", bound=False, **setup).total_s
         if out is not None:
@@ -250,6 +275,11 @@ def order_cmd(
         + (
             f", lower bound {result.lower_bound_s:.1f} s (gap {100 * result.gap:.2f} %)"
             if result.lower_bound_s is not None and result.gap is not None
+            else ""
+        )
+        + (
+            f", stopped: {result.stopped_because} (best found after {result.time_to_best_s:.2f} s)"
+            if result.stopped_because is not None and result.time_to_best_s is not None
             else ""
         )
         + (f"; order {summary['order']}" if matrix is not None else "")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,16 @@ from seekplan.io import MAX_INT, Request, as_matrix, check_costs, write_row
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
+# The core's limits (order/options.rs), checked here too so the message
+# names the Python argument: more kicks than this never return; a limit
+# past a day is a typo; a gap of 100 % accepts any tour.
+MAX_ITERATIONS = 100_000_000
+MAX_TIME_LIMIT_S = 86_400.0
+MAX_GAP = 1.0
+
+# Called now and then during a long `best` run with
+# (phase, best_total_s, bound_s, elapsed_s).
+ProgressCallback = Callable[[str, float | None, float | None, float], None]
 
 
 @dataclass
@@ -37,6 +47,11 @@ class OrderResult:
     # BOUND_LIMIT requests or with bound=False), and total / bound - 1.
     lower_bound_s: float | None = None
     gap: float | None = None
+    # `best` only: why it stopped (optimal, gap, time, budget), seconds
+    # from its start to its best tour, and the CPU seconds of each phase.
+    stopped_because: str | None = None
+    time_to_best_s: float | None = None
+    phases_cpu_s: dict[str, float] | None = None
 
     def summary(self) -> dict[str, Any]:
         """The JSON object `seekplan order --json` prints."""
@@ -50,12 +65,18 @@ class OrderResult:
             "lower_bound_s": self.lower_bound_s,
             "gap": self.gap,
         }
+        if self.stopped_because is not None:
+            out["stopped_because"] = self.stopped_because
+            out["time_to_best_s"] = self.time_to_best_s
+            out["phases_cpu_s"] = self.phases_cpu_s
         out["order"] = self.nodes if self.nodes is not None else [r["id"] for r in self.rows]
         return out
 
     def write_summary(self, path: str | Path) -> None:
-        """Writes the summary without the order as a one-row CSV."""
-        write_row(path, {k: v for k, v in self.summary().items() if k != "order"})
+        """Writes the summary without the order (and the per-phase CPU) as a
+        one-row CSV."""
+        skip = ("order", "phases_cpu_s")
+        write_row(path, {k: v for k, v in self.summary().items() if k not in skip})
 
 
 def _check_algo(algo: str) -> None:
@@ -104,18 +125,50 @@ def _as_request(i: int, r: Any) -> Request:
 
 
 def _options(
-    seed: int | None, iterations: int | None, time_limit: float | None, bound: bool
+    seed: int | None,
+    iterations: int | None,
+    time_limit: float | None,
+    bound: bool,
+    gap: float,
+    progress: ProgressCallback | None,
 ) -> dict[str, Any]:
     """Keyword arguments of the core's order functions (its default seed and
     kick budget when None)."""
-    out: dict[str, Any] = {"time_limit": time_limit, "bound": bound}
+    out: dict[str, Any] = {"time_limit": time_limit, "bound": bound, "progress": progress}
     if iterations is not None:
         out["iterations"] = whole_number(iterations, "iterations")
+        if out["iterations"] > MAX_ITERATIONS:
+            raise SeekplanError(
+                f"iterations: {out['iterations']} is more than the most allowed, {MAX_ITERATIONS:,}"
+            )
     if seed is not None:
         out["seed"] = whole_number(seed, "seed")
-    if time_limit is not None and not time_limit > 0:
-        raise SeekplanError(f"time limit must be positive seconds, got {time_limit}")
+    if time_limit is not None and not 0 < time_limit <= MAX_TIME_LIMIT_S:
+        raise SeekplanError(
+            f"time limit: {time_limit} s is not between 0 and {MAX_TIME_LIMIT_S:,.0f} s (a day)"
+        )
+    if isinstance(gap, bool) or not isinstance(gap, numbers.Real) or not 0 <= gap <= MAX_GAP:
+        raise SeekplanError(f"gap: {gap!r} is not a fraction between 0 and {MAX_GAP:g}")
+    out["gap"] = float(gap)
     return out
+
+
+def _result(algo: str, n: int, s: dict[str, Any], cpu: float, **extra: Any) -> OrderResult:
+    """The core's schedule dictionary as an :class:`OrderResult`."""
+    return OrderResult(
+        algo,
+        n,
+        s["total_s"],
+        cpu,
+        s["position_s"],
+        s["moves"],
+        lower_bound_s=s["lower_bound_s"],
+        gap=s["gap"],
+        stopped_because=s.get("stopped_because"),
+        time_to_best_s=s.get("time_to_best_s"),
+        phases_cpu_s=s.get("phases_cpu_s"),
+        **extra,
+    )
 
 
 def _as_requests(requests: Iterable[Request | Mapping[str, Any] | Sequence[Any]]) -> list[Request]:
@@ -153,6 +206,8 @@ def order(
     bound: bool = True,
     iterations: int | None = None,
     cost: str = "drive",
+    gap: float = 0.0,
+    progress: ProgressCallback | None = None,
 ) -> OrderResult:
     """Orders ``requests`` (id, block, size in bytes) on a catalogued drive.
 
@@ -160,7 +215,10 @@ def order(
     must return to (e.g. 0 to rewind before unload); ``track_starts`` the
     tape's measured track start addresses (nominal when omitted) and
     ``capacity`` its measured blocks (the drive's nominal when omitted). ``seed``,
-    ``iterations`` (kicks) and ``time_limit`` (seconds) steer `best`'s local search; ``bound``
+    ``iterations`` (kicks, at most :data:`MAX_ITERATIONS`) and ``time_limit`` (seconds, at
+    most a day) steer `best`'s local search; `best` stops once its order is within ``gap``
+    (a fraction; 0: proven optimal) of its lower bound, and calls ``progress`` now and
+    then with (phase, best total, bound, elapsed seconds). ``bound``
     computes the lower bound and gap (off to time an algorithm alone).
     ``cost="cta"`` orders and times every move by CERN CTA's published cost
     heuristic instead of the drive's model (LTO drives).
@@ -181,7 +239,7 @@ def order(
             algo,
             start=start,
             end=end,
-            **_options(seed, iterations, time_limit, bound),
+            **_options(seed, iterations, time_limit, bound, gap, progress),
         )
     except ValueError as e:
         raise SeekplanError(str(e)) from e
@@ -197,17 +255,7 @@ def order(
         }
         for rank, (j, a, b) in enumerate(zip(s["order"], s["start_s"], s["end_s"], strict=True))
     ]
-    return OrderResult(
-        algo,
-        len(reqs),
-        s["total_s"],
-        cpu,
-        s["position_s"],
-        s["moves"],
-        rows,
-        lower_bound_s=s["lower_bound_s"],
-        gap=s["gap"],
-    )
+    return _result(algo, len(reqs), s, cpu, rows=rows)
 
 
 def order_matrix(
@@ -219,10 +267,13 @@ def order_matrix(
     time_limit: float | None = None,
     bound: bool = True,
     iterations: int | None = None,
+    gap: float = 0.0,
+    progress: ProgressCallback | None = None,
 ) -> OrderResult:
     """Orders the nodes of a square matrix of locate times (row i, column j:
     seconds from i to j), head at node ``start``, finishing at ``end``;
-    ``seed``, ``iterations``, ``time_limit`` and ``bound`` as for :func:`order`. ``costs`` is
+    ``seed``, ``iterations``, ``time_limit``, ``bound``, ``gap`` and ``progress`` as for
+    :func:`order`. ``costs`` is
     a list of rows or a numpy array (float32 or float64, lent to the core
     without a copy when C-ordered, e.g. ``numpy.load(path, mmap_mode="r")``)."""
     _check_algo(algo)
@@ -236,19 +287,9 @@ def order_matrix(
             algo,
             start=start,
             end=end,
-            **_options(seed, iterations, time_limit, bound),
+            **_options(seed, iterations, time_limit, bound, gap, progress),
         )
     except ValueError as e:
         raise SeekplanError(str(e)) from e
     cpu = time.process_time() - t0
-    return OrderResult(
-        algo,
-        len(s["order"]),
-        s["total_s"],
-        cpu,
-        s["position_s"],
-        s["moves"],
-        nodes=s["nodes"],
-        lower_bound_s=s["lower_bound_s"],
-        gap=s["gap"],
-    )
+    return _result(algo, len(s["order"]), s, cpu, nodes=s["nodes"])

@@ -16,10 +16,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use seekplan_core::model::{Block, CostMatrix, CsvMatrixReader, Extent};
 use seekplan_core::order::{
-    order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, DEFAULT_SEED,
+    order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, Progress, Snapshot,
+    DEFAULT_SEED,
 };
 use seekplan_core::{Error, Schedule};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// A value from JSON; an error names the field's path under `prefix`. The
 /// position serde_json appends is in the JSON Python made, not in the user's
@@ -67,15 +69,32 @@ fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDi
     d.set_item("moves", s.moves.name())?;
     d.set_item("lower_bound_s", s.lower_bound_s)?;
     d.set_item("gap", s.gap)?;
+    if let Some(search) = &s.search {
+        d.set_item("stopped_because", search.stopped_because.name())?;
+        d.set_item("time_to_best_s", search.time_to_best_s)?;
+        let phases = PyDict::new(py);
+        for (name, cpu) in &search.phases {
+            let so_far: f64 = phases
+                .get_item(name)?
+                .map(|v| v.extract())
+                .transpose()?
+                .unwrap_or(0.0);
+            phases.set_item(name, so_far + cpu)?;
+        }
+        d.set_item("phases_cpu_s", phases)?;
+    }
     Ok(d)
 }
 
-/// Ordering options from keyword arguments (time limit in seconds).
+/// Ordering options from keyword arguments (time limit in seconds; the
+/// progress callback hears `(phase, best_total_s, bound_s, elapsed_s)`).
 fn options(
     seed: u64,
     iterations: Option<usize>,
     time_limit: Option<f64>,
     bound: bool,
+    gap: f64,
+    progress: Option<PyObject>,
 ) -> PyResult<Options> {
     let time_limit = time_limit
         .map(|t| {
@@ -84,17 +103,30 @@ fn options(
             })
         })
         .transpose()?;
+    let progress = progress.map(|callback| {
+        Progress(Arc::new(move |snap: Snapshot| {
+            Python::with_gil(|py| {
+                // A failing display must not end the search.
+                let args = (snap.phase, snap.best_total_s, snap.bound_s, snap.elapsed_s);
+                if let Err(e) = callback.call1(py, args) {
+                    e.print(py);
+                }
+            });
+        }) as Arc<dyn Fn(Snapshot) + Send + Sync>)
+    });
     Ok(Options {
         seed,
         iterations,
         time_limit,
         bound,
+        gap,
+        progress,
     })
 }
 
 /// Orders requests (parallel lists of first blocks and sizes in bytes) on `drive`.
 #[pyfunction]
-#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true))]
+#[pyo3(signature = (drive, blocks, sizes, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true, gap=0.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn order<'py>(
     py: Python<'py>,
@@ -108,9 +140,11 @@ fn order<'py>(
     iterations: Option<usize>,
     time_limit: Option<f64>,
     bound: bool,
+    gap: f64,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, iterations, time_limit, bound)?;
+    let options = options(seed, iterations, time_limit, bound, gap, progress)?;
     let requests = extents(blocks, sizes)?;
     let schedule = py
         .allow_threads(|| {
@@ -219,7 +253,7 @@ impl MatrixReader {
 
 /// Orders the nodes of a square cost matrix of seconds (see [`Costs`]).
 #[pyfunction]
-#[pyo3(signature = (costs, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true))]
+#[pyo3(signature = (costs, algo, start=0, end=None, seed=DEFAULT_SEED, iterations=None, time_limit=None, bound=true, gap=0.0, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn order_costs<'py>(
     py: Python<'py>,
@@ -231,9 +265,11 @@ fn order_costs<'py>(
     iterations: Option<usize>,
     time_limit: Option<f64>,
     bound: bool,
+    gap: f64,
+    progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, iterations, time_limit, bound)?;
+    let options = options(seed, iterations, time_limit, bound, gap, progress)?;
     let matrix = costs.matrix()?;
     let (schedule, nodes) = py
         .allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options))
@@ -244,18 +280,25 @@ fn order_costs<'py>(
     Ok(d)
 }
 
-/// Positioning costs between requests over n + 1 nodes (node n: start/end).
+/// Positioning costs between requests over n + 1 nodes (node n: start/end),
+/// as a float64 array: a list of lists of 10,000² costs would be 3 GB of
+/// Python floats.
 #[pyfunction]
 #[pyo3(signature = (drive, blocks, sizes, start=0, end=None))]
-fn locate_matrix(
+fn locate_matrix<'py>(
+    py: Python<'py>,
     drive: &Drive,
     blocks: Vec<u64>,
     sizes: Vec<u64>,
     start: u64,
     end: Option<u64>,
-) -> PyResult<Vec<Vec<f64>>> {
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let requests = extents(blocks, sizes)?;
-    positioning_matrix(drive.model.as_ref(), requests, Block(start), end.map(Block)).map_err(err)
+    let rows = positioning_matrix(drive.model.as_ref(), requests, Block(start), end.map(Block))
+        .map_err(err)?;
+    let m = rows.len();
+    let flat: Vec<f64> = rows.into_iter().flatten().collect();
+    PyArray1::from_vec(py, flat).reshape([m, m])
 }
 
 fn extents(blocks: Vec<u64>, sizes: Vec<u64>) -> PyResult<Vec<Extent>> {

@@ -1,0 +1,59 @@
+"""A progress line for long `best` runs: the phase, the best total so far and
+its gap to the lower bound, shown only once a run has taken a while."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from seekplan.ordering import ProgressCallback
+
+# Runs shorter than this print nothing: most batches finish well inside it,
+# and a bar that flashes for a fraction of a second is noise.
+SHOW_AFTER_S = 2.0
+
+
+def describe(phase: str, best_s: float | None, bound_s: float | None) -> str:
+    """One line on a running search: phase, best total, gap to the bound."""
+    text = f"best: {phase}"
+    if best_s is not None:
+        text += f", best total {best_s:,.1f} s"
+        if bound_s is not None and bound_s > 0:
+            text += f", gap {100 * (best_s / bound_s - 1):.3f} %"
+    return text
+
+
+@contextmanager
+def search_progress(console: Console, enabled: bool = True) -> Iterator[ProgressCallback | None]:
+    """A progress callback for :func:`seekplan.order` that draws a transient
+    line on ``console`` once the run passes :data:`SHOW_AFTER_S`; ``None``
+    when disabled (e.g. ``--json`` or a console that is not a terminal)."""
+    if not enabled:
+        yield None
+        return
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    )
+    task = None
+
+    def update(phase: str, best_s: float | None, bound_s: float | None, elapsed: float) -> None:
+        nonlocal task
+        if elapsed < SHOW_AFTER_S:
+            return
+        if task is None:
+            bar.start()
+            task = bar.add_task(describe(phase, best_s, bound_s), total=None)
+        bar.update(task, description=describe(phase, best_s, bound_s))
+
+    try:
+        yield update
+    finally:
+        if task is not None:
+            bar.stop()
