@@ -9,6 +9,16 @@ Prints two tables and writes JSON:
    optional non-commercial extra: pip install -e '.[bench-lkh]').
 
     python benchmarks/bench_order.py [--lists 3] [--lkh-max 1024] [--json out.json]
+
+With ``--family seek-matrix`` it runs the seek-matrix family instead
+(``seek_matrices.py``: LTO-9 locate matrices, four patterns of file
+positions) and compares, in one process on each matrix, `best` with its
+defaults, `best --time-limit REF` (the quality reference), `patch`, `sltf`
+and LKH-3 up to ``--lkh-max`` nodes: cost, gap to the bound, CPU and why
+`best` stopped.
+
+    python benchmarks/bench_order.py --family seek-matrix \
+        [--sizes 100,1000,5000,10000] [--reference-s 60] [--lkh-max 1000]
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import time
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from seek_matrices import PATTERNS, seek_matrix
 
 import seekplan
 from seekplan import _core
@@ -110,6 +121,45 @@ def _quality_table(lkh_max: int) -> list[dict]:
     return rows
 
 
+def _solve(matrix: np.ndarray, algo: str, **tuning: float) -> dict:
+    n = len(matrix) - 1
+    r = seekplan.order_matrix(matrix, algo=algo, start=n, **tuning)
+    out = {"cost": r.positioning_s, "cpu_s": r.cpu_s, "bound": r.lower_bound_s}
+    out.update({k: getattr(r, k) for k in ("stopped_because", "time_to_best_s") if hasattr(r, k)})
+    return out
+
+
+def _seek_table(sizes: list[int], reference_s: float, lkh_max: int, seed: int) -> list[dict]:
+    """The seek-matrix family: every pattern at every size."""
+    rows = []
+    for n in sizes:
+        for pattern in PATTERNS:
+            matrix = seek_matrix(pattern, n, seed)
+            best = _solve(matrix, "best")
+            row: dict = {"pattern": pattern, "n": n, "bound": best["bound"]}
+            runs = {"best": best, "patch": _solve(matrix, "patch"), "sltf": _solve(matrix, "sltf")}
+            if reference_s > 0:
+                runs["reference"] = _solve(matrix, "best", time_limit=reference_s)
+            for name, run in runs.items():
+                row[f"{name}_cost"] = run["cost"]
+                row[f"{name}_cpu_s"] = run["cpu_s"]
+            row["best_stopped_because"] = best.get("stopped_because")
+            row["best_time_to_best_s"] = best.get("time_to_best_s")
+            bound = max(run["bound"] or 0.0 for run in runs.values())
+            row["bound"] = bound
+            row["best_gap_pct"] = 100 * (best["cost"] / bound - 1) if bound > 0 else None
+            if "reference" in runs:
+                ref = runs["reference"]["cost"]
+                row["best_over_reference_pct"] = 100 * (best["cost"] / ref - 1) if ref else 0.0
+            if n <= lkh_max:
+                lkh, wall = _lkh(matrix)
+                row["lkh_cost"] = lkh
+                row["lkh_wall_s"] = wall
+            rows.append(row)
+            _print([row], f"seek-matrix {pattern} n={n}")
+    return rows
+
+
 def _print(rows: list[dict], title: str) -> None:
     print(f"\n{title}")
     cols = list(dict.fromkeys(k for r in rows for k in r))
@@ -127,8 +177,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--lists", type=int, default=3, help="request lists per size (CPU table)")
     ap.add_argument("--lkh-max", type=int, default=256, help="largest n given to LKH-3 (slow)")
-    ap.add_argument("--json", default="benchmarks/bench_order.json")
+    ap.add_argument("--json", default=None, help="output (default by family)")
+    ap.add_argument("--family", choices=("mlr1", "seek-matrix"), default="mlr1")
+    ap.add_argument("--sizes", default="100,1000,5000,10000", help="seek-matrix sizes")
+    ap.add_argument("--reference-s", type=float, default=60.0, help="time limit of the reference")
+    ap.add_argument("--seed", type=int, default=1, help="seek-matrix instance seed")
     args = ap.parse_args()
+    if args.family == "seek-matrix":
+        sizes = [int(v) for v in args.sizes.split(",")]
+        rows = _seek_table(sizes, args.reference_s, args.lkh_max, args.seed)
+        path = args.json or "benchmarks/bench_order_seek.json"
+        with open(path, "w") as f:
+            json.dump({"drive": "lto9", "rows": rows}, f, indent=2)
+        print(f"\nwrote {path}")
+        return
+    args.json = args.json or "benchmarks/bench_order.json"
     cpu = _cpu_table(args.lists)
     _print(cpu, "CPU seconds per schedule (this machine) beside the paper's Figure 9")
     quality = _quality_table(args.lkh_max)
