@@ -294,3 +294,23 @@ def test_a_track_start_files_capacity_is_checked_and_used(cli, tmp_path):
     assert nominal.exit_code == 2 and "past the end of the tape" in nominal.output
     measured = run(capacity=800_000)
     assert measured.exit_code == 0, measured.output
+
+
+def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic(tmp_path):
+    """`seekplan order` on a small CSV matrix must not pay for numpy or
+    pydantic (the device catalog's models) before it reads a byte: their
+    imports cost more than the order (issue 36 item 4)."""
+    import subprocess
+    import sys
+
+    m = tmp_path / "m3.csv"
+    m.write_text("0,1,2\n1,0,3\n2,3,0\n")
+    script = (
+        "import sys\n"
+        f"sys.argv = ['seekplan', 'order', '--matrix', {str(m)!r}, '--json']\n"
+        "from seekplan.cli import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+        "print(sorted(k for k in ('numpy', 'pydantic') if k in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr

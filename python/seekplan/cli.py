@@ -15,7 +15,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from seekplan.catalog import drive_entry, load_catalog, load_robots, make_drive
 from seekplan.errors import Interrupted, SeekplanError, quote
 from seekplan.io import (
     MAX_INT,
@@ -26,7 +25,6 @@ from seekplan.io import (
     to_json,
     write_order,
 )
-from seekplan.order_progress import search_progress
 from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
@@ -220,6 +218,8 @@ def order_cmd(
     if matrix is not None:
         if requests is not None:
             raise SeekplanError("give either REQUESTS.csv or --matrix, not both")
+        from seekplan.order_progress import search_progress
+
         costs = read_matrix(matrix)
         with search_progress(err_console, sys.stderr.isatty()) as progress:
             result = order_matrix(
@@ -228,6 +228,9 @@ def order_cmd(
     else:
         if requests is None:
             raise SeekplanError("missing REQUESTS.csv (or --matrix COSTS.csv)")
+        from seekplan.catalog import make_drive
+        from seekplan.order_progress import search_progress
+
         kind = request_format(requests, fmt)
         block_bytes = (
             make_drive(drive, devices=devices).block_bytes if kind == "cta-tapefile" else None
@@ -302,6 +305,8 @@ def drives_cmd(
     devices: DevicesOpt = None,
 ) -> None:
     """List the catalogued drives, or show one."""
+    from seekplan.catalog import drive_entry, load_catalog, load_robots
+
     if name is not None:
         entry = drive_entry(name, devices)
         data = {"name": name, **entry.model_dump()}
@@ -703,6 +708,8 @@ def _layout(
     file gives one."""
     if track_starts is not None and eowp is not None:
         raise SeekplanError("give either --track-starts (serpentine) or --eowp (LTO), not both")
+    from seekplan.catalog import drive_entry
+
     if track_starts is not None and drive_entry(drive, devices).model == "lto":
         raise SeekplanError(
             f"--track-starts is serpentine geometry; {drive!r} is an LTO drive: "

@@ -15,11 +15,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import repeat
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from seekplan.errors import SeekplanError, quote
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Request(NamedTuple):
@@ -267,23 +268,32 @@ MATRIX_CHUNK = 8 << 20
 MATRIX_DTYPES = ("float64", "float32")
 
 
-def _csv_matrix(chunks: Iterable[bytes], origin: str) -> np.ndarray:
-    """The float64 matrix parsed by the core from CSV ``chunks``."""
+# CSV matrices up to this size come back as lists of rows: numpy's import
+# (50-90 ms) would cost more than the whole order of a small matrix.
+SMALL_MATRIX_BYTES = 1 << 20
+
+
+def _csv_matrix(
+    chunks: Iterable[bytes], origin: str, rows: bool = False
+) -> np.ndarray | list[list[float]]:
+    """The matrix parsed by the core from CSV ``chunks``: a float64 array,
+    or lists of rows when ``rows``."""
     from seekplan import _core
 
     reader = _core.MatrixReader()
     try:
         for chunk in chunks:
             reader.feed(chunk)
-        return reader.finish()
+        return reader.finish_rows() if rows else reader.finish()
     except ValueError as e:
         raise SeekplanError(f"{origin}: {e}") from None
 
 
 def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[float]]:
     """A square matrix of seconds from CSV text without a header."""
-    matrix = _csv_matrix((line.encode() for line in lines), origin)
-    return [[float(v) for v in row] for row in matrix]
+    matrix = _csv_matrix((line.encode() for line in lines), origin, rows=True)
+    assert isinstance(matrix, list)
+    return matrix
 
 
 def as_matrix(array: np.ndarray, origin: str = "matrix") -> np.ndarray:
@@ -299,15 +309,20 @@ def as_matrix(array: np.ndarray, origin: str = "matrix") -> np.ndarray:
         raise SeekplanError(f"{origin}: shape {array.shape} is not a square matrix")
     if array.shape[0] == 0:
         raise SeekplanError(f"{origin}: is empty")
+    import numpy as np
+
     return np.ascontiguousarray(array)
 
 
-def read_matrix(path: str | Path) -> np.ndarray:
+def read_matrix(path: str | Path) -> np.ndarray | list[list[float]]:
     """A square cost matrix from ``.npy`` (float32/float64, memory-mapped, not
-    copied) or CSV without a header (parsed by the core as it is read)."""
+    copied) or CSV without a header (parsed by the core as it is read; a
+    small one as lists of rows, see :data:`SMALL_MATRIX_BYTES`)."""
     p = Path(path)
     try:
         if p.suffix.lower() == ".npy":
+            import numpy as np
+
             try:
                 array = np.load(p, mmap_mode="r", allow_pickle=False)
             except (ValueError, EOFError) as e:
@@ -315,7 +330,8 @@ def read_matrix(path: str | Path) -> np.ndarray:
                 raise SeekplanError(f"{p}: not a numeric .npy matrix ({e})") from None
             return as_matrix(array, str(p))
         with p.open("rb") as f:
-            return _csv_matrix(iter(lambda: f.read(MATRIX_CHUNK), b""), str(p))
+            small = os.fstat(f.fileno()).st_size <= SMALL_MATRIX_BYTES
+            return _csv_matrix(iter(lambda: f.read(MATRIX_CHUNK), b""), str(p), rows=small)
     except OSError as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
 

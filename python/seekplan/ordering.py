@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from seekplan import _core
-from seekplan.catalog import make_drive
 from seekplan.errors import SeekplanError
 from seekplan.io import MAX_INT, Request, as_matrix, check_costs, write_row
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
@@ -223,6 +224,8 @@ def order(
     ``cost="cta"`` orders and times every move by CERN CTA's published cost
     heuristic instead of the drive's model (LTO drives).
     """
+    from seekplan.catalog import make_drive
+
     _check_algo(algo)
     reqs = _as_requests(requests)
     start = whole_number(start, "start")
@@ -277,7 +280,10 @@ def order_matrix(
     a list of rows or a numpy array (float32 or float64, lent to the core
     without a copy when C-ordered, e.g. ``numpy.load(path, mmap_mode="r")``)."""
     _check_algo(algo)
-    rows = as_matrix(costs, "costs") if isinstance(costs, np.ndarray) else _as_costs(costs)
+    # Only an array if numpy was imported: a CSV order need not import it.
+    numpy = sys.modules.get("numpy")
+    is_array = numpy is not None and isinstance(costs, numpy.ndarray)
+    rows = as_matrix(cast("np.ndarray", costs), "costs") if is_array else _as_costs(costs)
     start = whole_number(start, "start")
     end = None if end is None else whole_number(end, "end")
     t0 = time.process_time()

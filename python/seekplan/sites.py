@@ -24,11 +24,12 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from seekplan.errors import SeekplanError, quote
+
+if TYPE_CHECKING:
+    import numpy as np
 from seekplan.io import (
     MAX_INT,
     Request,
@@ -78,6 +79,7 @@ def _parquet_columns(path: Path, columns: tuple[str, ...]) -> dict[str, Any]:
 def _whole_column(path: Path, name: str, column: Any, minimum: int) -> np.ndarray:
     """An integer column as int64, each value in [minimum, 2^63-1] (the
     first bad row named)."""
+    import numpy as np
     import pyarrow as pa
 
     if column.null_count:
@@ -103,6 +105,7 @@ def _whole_column(path: Path, name: str, column: Any, minimum: int) -> np.ndarra
 
 def _id_column(path: Path, column: Any) -> list[str]:
     """Request ids as text, trimmed; empty or repeated ids name their row."""
+    import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -362,6 +365,8 @@ def dcache_campaign(tapefiles: str | Path, tapes: str | Path, block_bytes: int) 
     tape's files are laid out back to back in the order listed [choice: the
     order files were written is the best guess a listing gives]; a file's
     dataset is its directory."""
+    import numpy as np
+
     from seekplan.recall.workload import Campaign
 
     info = read_dcache_tapes(tapes)

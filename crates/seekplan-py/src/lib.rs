@@ -13,7 +13,7 @@ use drive::Drive;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use seekplan_core::model::{Block, CostMatrix, CsvMatrixReader, Extent};
 use seekplan_core::order::{
     order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, Progress, Snapshot,
@@ -171,6 +171,11 @@ enum Costs<'py> {
 
 impl<'py> FromPyObject<'py> for Costs<'py> {
     fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        // Lists first: asking whether a list is an array imports numpy,
+        // which costs more than ordering a small matrix.
+        if ob.is_instance_of::<PyList>() {
+            return Ok(Costs::Rows(ob.extract()?));
+        }
         if let Ok(a) = ob.extract() {
             return Ok(Costs::F64(a));
         }
@@ -232,6 +237,16 @@ impl MatrixReader {
     /// Parses the complete lines of `chunk`, keeping an unfinished last line.
     fn feed(&mut self, chunk: &[u8]) -> PyResult<()> {
         self.reader()?.feed(chunk).map_err(err)
+    }
+
+    /// The matrix as lists of rows, once every chunk is fed: for small
+    /// matrices, whose order should not wait for numpy's import.
+    fn finish_rows(&mut self) -> PyResult<Vec<Vec<f64>>> {
+        self.reader()?;
+        let matrix = self.0.take().expect("checked").finish().map_err(err)?;
+        let n = matrix.len();
+        let flat = matrix.into_flat();
+        Ok(flat.chunks(n.max(1)).map(<[f64]>::to_vec).collect())
     }
 
     /// The matrix as a float64 array (n x n), once every chunk is fed.
