@@ -314,3 +314,13 @@ def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+
+
+def test_the_package_exports_names_and_submodules_lazily():
+    import importlib
+
+    pkg = importlib.reload(seekplan)
+    assert pkg.catalog.make_drive("lto9").capacity > 0
+    assert pkg.order is seekplan.ordering.order
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = pkg.nope

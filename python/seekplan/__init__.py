@@ -11,6 +11,7 @@ or numpy before they need them.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -47,9 +48,13 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
-    if module is None:
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+    elif importlib.util.find_spec(f"seekplan.{name}") is not None:
+        # A submodule, as `import seekplan` once made `seekplan.catalog` work.
+        value = importlib.import_module(f"seekplan.{name}")
+    else:
         raise AttributeError(f"module 'seekplan' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
 

@@ -219,3 +219,57 @@ fn moves_are_locates_for_the_new_algorithms() {
         assert_eq!(run(&problem, algo).unwrap().moves, Moves::Locate);
     }
 }
+
+/// Above the assignment's limit a drive batch still gets a bound (the
+/// geometric one): positive, and at or below every order's total,
+/// read-through orders included, on nominal and uneven LTO tapes and on a
+/// serpentine drive, with start and end positions.
+#[test]
+fn large_drive_batches_get_a_bound_below_every_order() {
+    use seekplan_core::order::{run_with, Options, BOUND_LIMIT};
+    let with_bound = Options {
+        bound: true,
+        ..Options::default()
+    };
+    let serpentine = common::drive("mlr1");
+    let models: [(&str, &dyn CostModel); 3] = [
+        ("lto9", &drive("lto9")),
+        ("uneven lto9", &uneven(3)),
+        ("mlr1", &serpentine),
+    ];
+    for (name, model) in models {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let requests: Vec<Extent> = (0..BOUND_LIMIT + 500)
+            .map(|_| Extent {
+                start: Block(rng.gen_range(0..model.capacity() - 64)),
+                bytes: model.block_bytes() * rng.gen_range(1..64),
+            })
+            .collect();
+        for (start, end) in [
+            (Block(0), None),
+            (Block(model.capacity() / 2), Some(Block(0))),
+        ] {
+            let problem = Problem::tape(model, requests.clone(), start, end).unwrap();
+            let fifo = run_with(&problem, Algorithm::Fifo, &with_bound).unwrap();
+            let bound = fifo.lower_bound_s.expect("a bound at every size");
+            let reads: f64 = (0..problem.len()).map(|j| problem.service(j)).sum();
+            assert!(
+                bound > reads,
+                "{name}: bound {bound} not above the reads {reads}"
+            );
+            for algo in [
+                Algorithm::Read,
+                Algorithm::Sltf,
+                Algorithm::Scan,
+                Algorithm::Sort,
+            ] {
+                let s = run_with(&problem, algo, &with_bound).unwrap();
+                assert!(
+                    bound <= s.total_s,
+                    "{name} {algo}: bound {bound} above {}",
+                    s.total_s
+                );
+            }
+        }
+    }
+}

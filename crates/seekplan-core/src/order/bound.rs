@@ -10,14 +10,15 @@
 //! instead, a mix no schedule uses, left it 13 % lower on 1,000 MLR1
 //! requests).
 
-use super::{Head, Problem};
+use super::dense::Dense;
+use super::{sltf, Head, Problem};
 use crate::atsp::{assignment, Assignment};
 use crate::Moves;
 
 /// Largest batch whose bound is computed on the stored (n + 1)² costs,
 /// 32 MB and well under a second at 2,048 requests; beyond it explicit
 /// matrices get theirs from the sparse solver (checked against every
-/// cost, so as certain), and other schedules carry no bound.
+/// cost, so as certain), and drive batches a geometric bound ([`geometric`]).
 pub const BOUND_LIMIT: usize = 2_048;
 
 /// The assignment bound on a problem's total and the locate assignment it
@@ -33,8 +34,8 @@ pub(crate) struct Relaxation {
 }
 
 /// The assignment bound on `problem`'s total time (cached by the problem,
-/// [`Problem::relaxation`]), or `None` above [`BOUND_LIMIT`] requests on a
-/// drive model.
+/// [`Problem::relaxation`]); above [`BOUND_LIMIT`] requests on a drive
+/// model the geometric bound, `None` where the model has no positions.
 pub(crate) fn lower_bound(problem: &Problem) -> Option<f64> {
     problem.relaxation().map(|r| r.total)
 }
@@ -46,7 +47,10 @@ pub(crate) fn relaxation(problem: &Problem) -> Option<Relaxation> {
     let reads = read_times(problem);
     if n > BOUND_LIMIT {
         if !problem.is_matrix() {
-            return None;
+            return geometric(problem).map(|p| Relaxation {
+                total: p + reads,
+                locate: None,
+            });
         }
         return problem.positioning_assignment().map(|a| Relaxation {
             total: a.total + reads,
@@ -69,6 +73,43 @@ pub(crate) fn relaxation(problem: &Problem) -> Option<Relaxation> {
         total: bound + reads,
         locate: Some(locate),
     })
+}
+
+/// A bound on every schedule's positioning for drive batches too large for
+/// the assignment: every node (the start and each request) moves on once,
+/// to a request other than itself, except the last request, which moves to
+/// the end. Each node's move costs at least the cheaper of its cheapest
+/// locate (SLTF's walks along the medium, [`sltf::cheapest_locates`]) and
+/// streaming to the nearest request ahead (streaming further takes longer),
+/// so the sum of those, less the most the last request can save by moving
+/// to the end instead, bounds every order with either kind of move. Weaker
+/// than the assignment (it lets two nodes move to one request), but O(n log
+/// n) where the model bounds a move by its distance along the medium;
+/// `None` otherwise.
+fn geometric(problem: &Problem) -> Option<f64> {
+    let n = problem.len();
+    let d = Dense::on_demand(problem);
+    let locates = sltf::cheapest_locates(&d)?;
+    let mut starts: Vec<(u64, usize)> = (0..n)
+        .map(|j| problem.logical(j).map(|b| (b, j)))
+        .collect::<Option<_>>()?;
+    starts.sort_unstable();
+    let head = |i: usize| if i == n { Head::Start } else { Head::After(i) };
+    let out: Vec<f64> = (0..=n)
+        .map(|i| {
+            let from = problem.head_logical(head(i))?;
+            let k = starts.partition_point(|&(b, _)| b < from);
+            let ahead = starts[k..]
+                .iter()
+                .find(|&&(_, j)| j != i)
+                .map(|&(_, j)| problem.position(head(i), j, Moves::ReadThrough));
+            Some(ahead.map_or(locates[i], |stream| stream.min(locates[i])))
+        })
+        .collect::<Option<_>>()?;
+    let saved_at_the_end = (0..n)
+        .map(|i| out[i] - problem.finish(head(i)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    Some(out.iter().sum::<f64>() - saved_at_the_end)
 }
 
 /// A bound on every order's positioning, computed as a sum of many rounded

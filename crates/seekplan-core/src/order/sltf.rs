@@ -48,58 +48,109 @@ fn by_scan(d: &Dense) -> Vec<usize> {
 /// a move on the head's track is cheaper than leaving it. In one walk over
 /// every track, CTA's heuristic on 100,000 LTO-9 requests stepped over
 /// 6,951 requests a step (6,923 on other wraps) to time 88.
-fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], mut bound: AlongBound) -> Vec<usize> {
-    let n = d.len();
-    // Along the medium, ties to the lower request.
-    let by_along = |&a: &usize, &b: &usize| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b));
-    let mut along: Vec<usize> = (0..n).collect();
-    along.sort_by(by_along);
-    let mut all = Places::new(to, along);
-    // Sides ordered along the medium (LTO's halves of the tape) let the
-    // bound tell moves within a side from moves between sides; otherwise
-    // every move is bounded as if between sides.
-    let two_halves = all.sides.windows(2).all(|w| w[0] <= w[1]) && all.sides.last() <= Some(&1);
-    if !two_halves {
-        bound.base = bound.base.min(bound.other_side_base);
-    }
-    let tracks_apart = bound.other_track_extra > 0.0 && all.tracks.windows(2).any(|w| w[0] != w[1]);
-    let mut by_track = tracks_apart.then(|| {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|a, b| to[*a].track.cmp(&to[*b].track).then(by_along(a, b)));
-        Places::new(to, order)
-    });
-    let mut order = Vec::with_capacity(n);
+fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], bound: AlongBound) -> Vec<usize> {
+    let mut walker = Walker::new(to, bound);
+    let mut order = Vec::with_capacity(to.len());
     let mut node = d.depot();
-    for _ in 0..n {
+    for _ in 0..to.len() {
+        let (_, j) = walker.cheapest(d, from, node).expect("a request remains");
+        walker.remove(j);
+        order.push(j);
+        node = j;
+    }
+    order
+}
+
+/// Each node's cheapest locate to a request other than itself (the depot,
+/// node n, last: to any request), found by the same walks as SLTF's with
+/// every request in place; `None` without cached positions and a bound by
+/// distance (then it would cost O(n²)). A lower bound on the moves out of
+/// each node, for [`super::bound`] on batches too large for the assignment.
+pub(crate) fn cheapest_locates(d: &Dense) -> Option<Vec<f64>> {
+    let (from, to) = d.cached_positions()?;
+    let mut walker = Walker::new(to, d.along_bound()?);
+    Some(
+        (0..=d.len())
+            .map(|node| walker.cheapest(d, from, node).map_or(0.0, |(c, _)| c))
+            .collect(),
+    )
+}
+
+/// The walks of [`by_distance`]: the requests along the medium (and track
+/// by track when leaving a track costs a known extra), the model's bound.
+struct Walker<'p> {
+    to: &'p [Pos],
+    bound: AlongBound,
+    two_halves: bool,
+    all: Places,
+    by_track: Option<Places>,
+}
+
+impl<'p> Walker<'p> {
+    fn new(to: &'p [Pos], mut bound: AlongBound) -> Self {
+        let n = to.len();
+        // Along the medium, ties to the lower request.
+        let by_along = |&a: &usize, &b: &usize| to[a].along.total_cmp(&to[b].along).then(a.cmp(&b));
+        let mut along: Vec<usize> = (0..n).collect();
+        along.sort_by(by_along);
+        let all = Places::new(to, along);
+        // Sides ordered along the medium (LTO's halves of the tape) let the
+        // bound tell moves within a side from moves between sides; otherwise
+        // every move is bounded as if between sides.
+        let two_halves = all.sides.windows(2).all(|w| w[0] <= w[1]) && all.sides.last() <= Some(&1);
+        if !two_halves {
+            bound.base = bound.base.min(bound.other_side_base);
+        }
+        let tracks_apart =
+            bound.other_track_extra > 0.0 && all.tracks.windows(2).any(|w| w[0] != w[1]);
+        let by_track = tracks_apart.then(|| {
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|a, b| to[*a].track.cmp(&to[*b].track).then(by_along(a, b)));
+            Places::new(to, order)
+        });
+        Walker {
+            to,
+            bound,
+            two_halves,
+            all,
+            by_track,
+        }
+    }
+
+    /// The cheapest move (cost, request; ties to the lower request) from
+    /// the head after `node` to a live request other than `node`.
+    fn cheapest(&mut self, d: &Dense, from: &[Pos], node: usize) -> Option<(f64, usize)> {
         let search = Search {
             d,
-            to,
-            bound: &bound,
-            two_halves,
+            to: self.to,
+            bound: &self.bound,
+            two_halves: self.two_halves,
             node,
             at: from[node].along,
             side: from[node].side,
             track: from[node].track,
         };
+        let n = self.to.len();
         let mut best: Option<(f64, usize)> = None;
-        match by_track.as_mut() {
+        match self.by_track.as_mut() {
             Some(own) => {
                 let lo = own.tracks.partition_point(|&t| t < search.track);
                 let hi = own.tracks.partition_point(|&t| t <= search.track);
                 search.walk(own, lo..hi, Among::HeadTrack, &mut best);
-                search.walk(&mut all, 0..n, Among::OtherTracks, &mut best);
+                search.walk(&mut self.all, 0..n, Among::OtherTracks, &mut best);
             }
-            None => search.walk(&mut all, 0..n, Among::All, &mut best),
+            None => search.walk(&mut self.all, 0..n, Among::All, &mut best),
         }
-        let (_, j) = best.expect("a request remains");
-        all.remove(j);
-        if let Some(own) = by_track.as_mut() {
+        best
+    }
+
+    /// Request `j` was served.
+    fn remove(&mut self, j: usize) {
+        self.all.remove(j);
+        if let Some(own) = self.by_track.as_mut() {
             own.remove(j);
         }
-        order.push(j);
-        node = j;
     }
-    order
 }
 
 /// The requests' places in one order along the medium (all of them, or
@@ -231,7 +282,10 @@ impl Search<'_> {
                 (Some(l), None) => (left.unwrap(), l, true),
                 (None, None) => break,
             };
-            let mut skip = among == Among::OtherTracks && tracks[k] == self.track;
+            // The node's own request is not a move (it is live only when
+            // the walk looks for every node's cheapest move).
+            let mut skip =
+                (among == Among::OtherTracks && tracks[k] == self.track) || request[k] == self.node;
             if let Some((c, _)) = *best {
                 let (own, other) = bounds(k, delta, !go_left);
                 if own > c {
