@@ -1,19 +1,24 @@
-//! `best`: seekplan's strongest ordering. Small batches are solved exactly;
-//! larger ones start from the strongest constructive heuristics (LOSS,
-//! SLTF, MPScan*, CTA-SLTF) and from branch and bound over assignment
-//! relaxations (BNB, which begins with PATCH's tour), the two cheapest (the second only if
-//! within `SEED_SLACK` of the first) are improved by Or-opt
-//! and the better of those by iterated local search (none of this when BNB
-//! proved its tour optimal on a matrix); on nearly symmetric matrices,
-//! rounds of trials from random walks guided by its tour ([`walks`]), each
-//! round's tours merged ([`merge`]) and the result polished, where the
-//! searches draw their moves from α-nearness candidates ([`alpha`]), else
-//! restarts of that search on perturbed costs ([`trials`]) merged with its
-//! tour; the cheapest of these
-//! and of every other algorithm's schedule is returned, so `best` is never
-//! worse than any of them on the same input (except what is skipped on large
-//! batches: LOSS, MPScan and MPScan*, see `LOSS_LIMIT`, `MPSCAN_LIMIT`
-//! and `MPSCAN_STAR_LIMIT`; BNB above `BNB_LIMIT`).
+//! `best`: seekplan's strongest ordering. Small batches are solved exactly.
+//! Larger ones go bound first: the lower bound ([`bound`]), the assignment's
+//! cycles patched into a tour ([`patch`]) and Or-opt on it, then, where
+//! that tour is within [`NARROW_GAP`] of the bound, branch and bound from
+//! it (BNB). Each later phase runs only while the tour is above the bound
+//! by more than the caller's gap and the time limit holds ([`Watch`]): the
+//! strongest constructive heuristics (LOSS, SLTF, MPScan*, CTA-SLTF) and,
+//! where the gap was wider, BNB from the cheapest of them; Or-opt on the two
+//! cheapest seeds (the second only if close enough, see `SEED_SLACK` and
+//! `EXCESS_SLACK`) and iterated local search on the better, its kicks
+//! following the open gap; on nearly symmetric matrices, rounds of trials
+//! from random walks guided by its tour ([`walks`]), each round's tours
+//! merged ([`merge`]) and the result polished, where the searches draw their
+//! moves from α-nearness candidates ([`alpha`]), else restarts of that
+//! search on perturbed costs ([`trials`]) merged with its tour. The cheapest
+//! of these and of every other algorithm's schedule is returned, so with the
+//! default gap of 0 `best` is never worse than any of them on the same input
+//! (except what is skipped on large batches: LOSS, MPScan and MPScan*, see
+//! `LOSS_LIMIT`, `MPSCAN_LIMIT` and `MPSCAN_STAR_LIMIT`; BNB above
+//! `BNB_LIMIT`), and a phase it skips is one the bound showed had nothing
+//! to gain.
 
 use super::bnb::BNB_LIMIT;
 use super::dense::Dense;
@@ -164,14 +169,9 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
             // root's own patched assignment is its first incumbent): where
             // the gap is narrow it often proves the optimum in a fraction
             // of what the other phases would spend.
-            watch.phase("branch and bound");
             let (order, optimal) =
-                bnb::plan_with(&d, first.as_deref(), &options.until(watch.deadline()));
+                branch_and_bound(problem, &d, first.as_deref(), &mut watch, options);
             proven = optimal;
-            watch.offer(d.tour(&order));
-            if optimal && problem.is_matrix() {
-                watch.bound(d.tour(&order));
-            }
             searched = Some(order);
         }
         if !watch.done() {
@@ -262,17 +262,13 @@ fn improve(
         candidates.push((scans.order, Moves::Locate));
     }
     if bnb_after_seeds {
-        watch.phase("branch and bound");
         // Branch and bound starts from the assignment patched into a tour
         // and from the cheapest constructive seed, so it is never worse
         // than either (PATCH is its root's first incumbent).
         let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
         let (order, optimal) =
-            bnb::plan_with(d, incumbent.map(Vec::as_slice), &options.until(deadline));
+            branch_and_bound(problem, d, incumbent.map(Vec::as_slice), watch, options);
         proven = optimal;
-        if optimal && problem.is_matrix() {
-            watch.bound(d.tour(&order));
-        }
         seeds.push(order);
     } else {
         seeds.extend(searched);
@@ -381,4 +377,23 @@ fn improve(
         candidates.push((kicked, Moves::Locate));
     }
     candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
+}
+
+/// BNB from `incumbent` within the time left, as one phase of `watch`;
+/// whether it proved its tour optimal. On a matrix that proof is a bound
+/// the tour meets, which ends the search.
+fn branch_and_bound(
+    problem: &Problem,
+    d: &Dense,
+    incumbent: Option<&[usize]>,
+    watch: &mut Watch,
+    options: &Options,
+) -> (Vec<usize>, bool) {
+    watch.phase("branch and bound");
+    let (order, optimal) = bnb::plan_with(d, incumbent, &options.until(watch.deadline()));
+    watch.offer(d.tour(&order));
+    if optimal && problem.is_matrix() {
+        watch.bound(d.tour(&order));
+    }
+    (order, optimal)
 }
