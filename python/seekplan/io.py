@@ -273,11 +273,9 @@ MATRIX_DTYPES = ("float64", "float32")
 SMALL_MATRIX_BYTES = 1 << 20
 
 
-def _csv_matrix(
-    chunks: Iterable[bytes], origin: str, rows: bool = False
-) -> np.ndarray | list[list[float]]:
-    """The matrix parsed by the core from CSV ``chunks``: a float64 array,
-    or lists of rows when ``rows``."""
+def _parse_csv(chunks: Iterable[bytes], origin: str, rows: bool) -> Any:
+    """The matrix the core parses from CSV ``chunks``: lists of rows when
+    ``rows``, else a float64 array."""
     from seekplan import _core
 
     reader = _core.MatrixReader()
@@ -291,9 +289,8 @@ def _csv_matrix(
 
 def parse_matrix(lines: Iterable[str], origin: str = "matrix") -> list[list[float]]:
     """A square matrix of seconds from CSV text without a header."""
-    matrix = _csv_matrix((line.encode() for line in lines), origin, rows=True)
-    assert isinstance(matrix, list)
-    return matrix
+    rows: list[list[float]] = _parse_csv((line.encode() for line in lines), origin, rows=True)
+    return rows
 
 
 def as_matrix(array: np.ndarray, origin: str = "matrix") -> np.ndarray:
@@ -331,7 +328,10 @@ def read_matrix(path: str | Path) -> np.ndarray | list[list[float]]:
             return as_matrix(array, str(p))
         with p.open("rb") as f:
             small = os.fstat(f.fileno()).st_size <= SMALL_MATRIX_BYTES
-            return _csv_matrix(iter(lambda: f.read(MATRIX_CHUNK), b""), str(p), rows=small)
+            matrix: np.ndarray | list[list[float]] = _parse_csv(
+                iter(lambda: f.read(MATRIX_CHUNK), b""), str(p), rows=small
+            )
+            return matrix
     except OSError as e:
         raise SeekplanError(f"cannot read {p}: {e}") from e
 
