@@ -170,8 +170,10 @@ def test_best_says_why_it_stopped(cli, requests_csv, tmp_path):
 def test_progress_describes_phase_best_and_gap():
     from seekplan.order_progress import describe
 
-    assert describe("kicks", 101.0, 100.0) == "best: kicks, best total 101.0 s, gap 1.000 %"
-    assert describe("bound", None, None) == "best: bound"
+    assert (
+        describe("kicks", 101.0, 100.0, 3.2) == "best: kicks, best total 101.0 s, gap 1.000 % (3 s)"
+    )
+    assert describe("bound", None, None, 0.0) == "best: bound (0 s)"
 
 
 def test_the_progress_callback_is_called_with_the_running_phase(requests_csv):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, SpinnerColumn, TextColumn
 
 from seekplan.ordering import ProgressCallback
 
@@ -16,14 +16,15 @@ from seekplan.ordering import ProgressCallback
 SHOW_AFTER_S = 2.0
 
 
-def describe(phase: str, best_s: float | None, bound_s: float | None) -> str:
-    """One line on a running search: phase, best total, gap to the bound."""
+def describe(phase: str, best_s: float | None, bound_s: float | None, elapsed_s: float) -> str:
+    """One line on a running search: phase, best total, gap to the bound,
+    seconds since the run started."""
     text = f"best: {phase}"
     if best_s is not None:
         text += f", best total {best_s:,.1f} s"
         if bound_s is not None and bound_s > 0:
             text += f", gap {100 * (best_s / bound_s - 1):.3f} %"
-    return text
+    return f"{text} ({elapsed_s:.0f} s)"
 
 
 @contextmanager
@@ -37,7 +38,6 @@ def search_progress(console: Console, enabled: bool = True) -> Iterator[Progress
     bar = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
-        TimeElapsedColumn(),
         console=console,
         transient=True,
     )
@@ -47,10 +47,11 @@ def search_progress(console: Console, enabled: bool = True) -> Iterator[Progress
         nonlocal task
         if elapsed < SHOW_AFTER_S:
             return
+        line = describe(phase, best_s, bound_s, elapsed)
         if task is None:
             bar.start()
-            task = bar.add_task(describe(phase, best_s, bound_s), total=None)
-        bar.update(task, description=describe(phase, best_s, bound_s))
+            task = bar.add_task(line, total=None)
+        bar.update(task, description=line)
 
     try:
         yield update
