@@ -326,3 +326,17 @@ def test_the_package_exports_names_and_submodules_lazily():
     assert pkg.order is seekplan.ordering.order
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = pkg.nope
+
+
+def test_an_exception_in_the_progress_callback_stops_the_order_and_is_raised():
+    """Ctrl-C lands in the progress callback while the core runs: it must
+    stop the search and reach the caller, not be printed and lost."""
+    import numpy as np
+
+    costs = np.random.default_rng(3).random((1500, 1500))
+
+    def interrupt(phase, best, bound, elapsed):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        seekplan.order_matrix(costs, progress=interrupt)

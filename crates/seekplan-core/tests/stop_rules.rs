@@ -158,6 +158,7 @@ fn the_progress_callback_hears_the_phases() {
     let options = Options {
         progress: Some(Progress(Arc::new(move |snap| {
             sink.lock().unwrap().push(snap.phase);
+            true
         }))),
         ..with_bound()
     };
@@ -192,4 +193,18 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_callback_that_says_stop_ends_the_search_as_cancelled() {
+    let options = Options {
+        progress: Some(Progress(Arc::new(|_| false))),
+        ..with_bound()
+    };
+    let matrix = random_matrix(1_500, 4);
+    let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap();
+    let report = s.search.unwrap();
+    assert_eq!(report.stopped_because, StopReason::Cancelled);
+    let phases: Vec<&str> = report.phases.iter().map(|p| p.0).collect();
+    assert!(!phases.contains(&"kicks"), "{phases:?}");
 }

@@ -21,7 +21,7 @@ use seekplan_core::order::{
 };
 use seekplan_core::{Error, Schedule};
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A value from JSON; an error names the field's path under `prefix`. The
 /// position serde_json appends is in the JSON Python made, not in the user's
@@ -86,8 +86,13 @@ fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
+/// Where a Python progress callback's exception waits until the core
+/// returns, to be raised then (a Ctrl-C in the callback stops the search).
+type Raised = Arc<Mutex<Option<PyErr>>>;
+
 /// Ordering options from keyword arguments (time limit in seconds; the
-/// progress callback hears `(phase, best_total_s, bound_s, elapsed_s)`).
+/// progress callback hears `(phase, best_total_s, bound_s, elapsed_s)`), and
+/// where an exception of that callback is kept.
 fn options(
     seed: u64,
     iterations: Option<usize>,
@@ -95,7 +100,7 @@ fn options(
     bound: bool,
     gap: f64,
     progress: Option<PyObject>,
-) -> PyResult<Options> {
+) -> PyResult<(Options, Raised)> {
     let time_limit = time_limit
         .map(|t| {
             std::time::Duration::try_from_secs_f64(t).map_err(|_| {
@@ -103,25 +108,39 @@ fn options(
             })
         })
         .transpose()?;
+    let raised: Raised = Arc::default();
+    let sink = Arc::clone(&raised);
     let progress = progress.map(|callback| {
         Progress(Arc::new(move |snap: Snapshot| {
             Python::with_gil(|py| {
-                // A failing display must not end the search.
                 let args = (snap.phase, snap.best_total_s, snap.bound_s, snap.elapsed_s);
-                if let Err(e) = callback.call1(py, args) {
-                    e.print(py);
+                match callback.call1(py, args) {
+                    Ok(_) => true,
+                    Err(e) => {
+                        *sink.lock().expect("not poisoned") = Some(e);
+                        false
+                    }
                 }
-            });
-        }) as Arc<dyn Fn(Snapshot) + Send + Sync>)
+            })
+        }) as Arc<dyn Fn(Snapshot) -> bool + Send + Sync>)
     });
-    Ok(Options {
+    let options = Options {
         seed,
         iterations,
         time_limit,
         bound,
         gap,
         progress,
-    })
+    };
+    Ok((options, raised))
+}
+
+/// The callback's exception, if it raised one, else `result`.
+fn unless_raised<T>(raised: &Raised, result: PyResult<T>) -> PyResult<T> {
+    match raised.lock().expect("not poisoned").take() {
+        Some(e) => Err(e),
+        None => result,
+    }
 }
 
 /// Orders requests (parallel lists of first blocks and sizes in bytes) on `drive`.
@@ -144,20 +163,19 @@ fn order<'py>(
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, iterations, time_limit, bound, gap, progress)?;
+    let (options, raised) = options(seed, iterations, time_limit, bound, gap, progress)?;
     let requests = extents(blocks, sizes)?;
-    let schedule = py
-        .allow_threads(|| {
-            order_tape_with(
-                drive.model.as_ref(),
-                requests,
-                Block(start),
-                end.map(Block),
-                algo,
-                &options,
-            )
-        })
-        .map_err(err)?;
+    let schedule = py.allow_threads(|| {
+        order_tape_with(
+            drive.model.as_ref(),
+            requests,
+            Block(start),
+            end.map(Block),
+            algo,
+            &options,
+        )
+    });
+    let schedule = unless_raised(&raised, schedule.map_err(err))?;
     schedule_dict(py, &schedule)
 }
 
@@ -284,11 +302,10 @@ fn order_costs<'py>(
     progress: Option<PyObject>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let algo: Algorithm = algo.parse().map_err(err)?;
-    let options = options(seed, iterations, time_limit, bound, gap, progress)?;
+    let (options, raised) = options(seed, iterations, time_limit, bound, gap, progress)?;
     let matrix = costs.matrix()?;
-    let (schedule, nodes) = py
-        .allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options))
-        .map_err(err)?;
+    let found = py.allow_threads(|| order_matrix_with(&matrix, start, end, algo, &options));
+    let (schedule, nodes) = unless_raised(&raised, found.map_err(err))?;
     let d = schedule_dict(py, &schedule)?;
     d.set_item("nodes", nodes)?;
     d.set_item("borrowed", matrix.is_borrowed())?;

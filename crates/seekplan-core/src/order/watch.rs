@@ -36,6 +36,8 @@ pub enum StopReason {
     /// The improvement budget (kicks, or the patience of each phase) ran
     /// out with the gap still open.
     Budget,
+    /// The caller's progress callback asked to stop (e.g. on Ctrl-C).
+    Cancelled,
 }
 
 impl StopReason {
@@ -46,6 +48,7 @@ impl StopReason {
             StopReason::Gap => "gap",
             StopReason::Time => "time",
             StopReason::Budget => "budget",
+            StopReason::Cancelled => "cancelled",
         }
     }
 }
@@ -74,9 +77,11 @@ pub struct Snapshot {
     pub elapsed_s: f64,
 }
 
-/// A callback that hears a [`Snapshot`] now and then during a long run.
+/// A callback that hears a [`Snapshot`] now and then during a long run and
+/// answers whether the run should go on (false: stop as soon as the phase
+/// running allows, with the best order so far).
 #[derive(Clone)]
-pub struct Progress(pub Arc<dyn Fn(Snapshot) + Send + Sync>);
+pub struct Progress(pub Arc<dyn Fn(Snapshot) -> bool + Send + Sync>);
 
 impl fmt::Debug for Progress {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -107,6 +112,7 @@ pub(crate) struct Watch {
     phases: Vec<(&'static str, f64)>,
     progress: Option<Progress>,
     reported: Option<Instant>,
+    cancelled: bool,
 }
 
 impl Watch {
@@ -126,6 +132,7 @@ impl Watch {
             phases: Vec::new(),
             progress: options.progress.clone(),
             reported: None,
+            cancelled: false,
         }
     }
 
@@ -173,10 +180,10 @@ impl Watch {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
-    /// Whether no further phase should run: the gap is closed or the time
-    /// is up.
+    /// Whether no further phase should run: the gap is closed, the time is
+    /// up, or the caller asked to stop.
     pub(crate) fn done(&self) -> bool {
-        self.reached() || self.out_of_time()
+        self.reached() || self.out_of_time() || self.cancelled
     }
 
     /// Starts the phase `name`, closing the one running.
@@ -206,6 +213,7 @@ impl Watch {
             Some(b) if self.gap > 0.0 && self.within(positioning, b - self.reads) => {
                 StopReason::Gap
             }
+            _ if self.cancelled => StopReason::Cancelled,
             _ if self.out_of_time() => StopReason::Time,
             _ => StopReason::Budget,
         };
@@ -232,12 +240,13 @@ impl Watch {
             return;
         }
         self.reported = Some(Instant::now());
-        (progress.0)(Snapshot {
+        let go_on = (progress.0)(Snapshot {
             phase: self.phase,
             best_total_s: self.best.is_finite().then_some(self.best + self.reads),
             bound_s: self.bound.map(|b| b + self.reads),
             elapsed_s: self.started.elapsed().as_secs_f64(),
         });
+        self.cancelled |= !go_on;
     }
 }
 
