@@ -137,11 +137,10 @@ def _options(
     kick budget when None)."""
     out: dict[str, Any] = {"time_limit": time_limit, "bound": bound, "progress": progress}
     if iterations is not None:
+        real = isinstance(iterations, numbers.Real) and not isinstance(iterations, bool)
+        if real and not 0 <= iterations <= MAX_ITERATIONS:
+            raise SeekplanError(f"iterations: {iterations} is not between 0 and {MAX_ITERATIONS:,}")
         out["iterations"] = whole_number(iterations, "iterations")
-        if out["iterations"] > MAX_ITERATIONS:
-            raise SeekplanError(
-                f"iterations: {out['iterations']} is more than the most allowed, {MAX_ITERATIONS:,}"
-            )
     if seed is not None:
         out["seed"] = whole_number(seed, "seed")
     if time_limit is not None and not 0 < time_limit <= MAX_TIME_LIMIT_S:
