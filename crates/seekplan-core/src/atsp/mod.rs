@@ -11,5 +11,5 @@ mod sparse_lap;
 pub use bnb::{branch_and_bound, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, Assignment};
-pub use patch::{cycles, patch};
+pub use patch::{cheapest_exchange, cycles, patch};
 pub use sparse_lap::{sparse_assignment, sparse_assignment_within, Costs};

@@ -38,21 +38,33 @@ pub fn patch(succ: &mut [usize], cost: impl Fn(usize, usize) -> f64) {
         return;
     };
     for cycle in iter {
-        let mut best = (f64::INFINITY, tour[0], cycle[0]);
-        for &a in &tour {
-            let (sa, ca) = (succ[a], cost(a, succ[a]));
-            for &b in &cycle {
-                let sb = succ[b];
-                let added = cost(a, sb) + cost(b, sa) - ca - cost(b, sb);
-                if added < best.0 {
-                    best = (added, a, b);
-                }
-            }
-        }
-        let (_, a, b) = best;
+        let (a, b) = cheapest_exchange(&tour, &cycle, succ, &cost);
         succ.swap(a, b);
         tour.extend(cycle);
     }
+}
+
+/// The nodes `a` of `tour` and `b` of `cycle` whose exchange of successors
+/// adds the least cost (the first pair where every exchange is infinite),
+/// searched over every pair: Karp's merge step.
+pub fn cheapest_exchange(
+    tour: &[usize],
+    cycle: &[usize],
+    succ: &[usize],
+    cost: impl Fn(usize, usize) -> f64,
+) -> (usize, usize) {
+    let mut best = (f64::INFINITY, tour[0], cycle[0]);
+    for &a in tour {
+        let (sa, ca) = (succ[a], cost(a, succ[a]));
+        for &b in cycle {
+            let sb = succ[b];
+            let added = cost(a, sb) + cost(b, sa) - ca - cost(b, sb);
+            if added < best.0 {
+                best = (added, a, b);
+            }
+        }
+    }
+    (best.1, best.2)
 }
 
 #[cfg(test)]

@@ -125,7 +125,7 @@ struct Found {
 /// gap and the time limit holds (see [`Watch`]).
 fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
     let n = problem.len();
-    let reads: f64 = (0..n).map(|j| problem.service(j)).sum();
+    let reads = bound::read_times(problem);
     let mut watch = Watch::new(options, reads);
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
@@ -286,8 +286,7 @@ fn improve(
         watch.phase("alpha candidates");
         let (near, tree_bound, zero_alpha) =
             alpha::candidates(d, cheapest, ALPHA_CANDIDATES, deadline);
-        let total = bound::from_rounded_positioning(problem, tree_bound);
-        watch.bound(total - (0..n).map(|j| problem.service(j)).sum::<f64>());
+        watch.bound(bound::rounded_down(tree_bound));
         zero = Some(zero_alpha);
         near
     } else {

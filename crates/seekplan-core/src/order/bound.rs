@@ -112,17 +112,16 @@ fn geometric(problem: &Problem) -> Option<f64> {
     Some(out.iter().sum::<f64>() - saved_at_the_end)
 }
 
-/// A bound on every order's positioning, computed as a sum of many rounded
-/// terms (a 1-tree's), made a bound on the total: lowered by a billionth of
-/// itself, so that rounding cannot lift a bound that meets the optimum above
-/// it, plus the read times.
-pub(crate) fn from_rounded_positioning(problem: &Problem, positioning: f64) -> f64 {
-    positioning - positioning.abs() * 1e-9 + read_times(problem)
+/// A bound on every order's positioning computed as a sum of many rounded
+/// terms (a 1-tree's), lowered by a billionth of itself so that rounding
+/// cannot lift a bound that meets the optimum above it.
+pub(crate) fn rounded_down(positioning: f64) -> f64 {
+    positioning - positioning.abs() * 1e-9
 }
 
 /// The requests' fixed read times, which every schedule spends besides its
 /// positioning.
-fn read_times(problem: &Problem) -> f64 {
+pub(crate) fn read_times(problem: &Problem) -> f64 {
     (0..problem.len()).map(|j| problem.service(j)).sum()
 }
 

@@ -10,7 +10,7 @@ use super::dense::Dense;
 use super::local_search::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
-use crate::atsp::{assignment, cycles, patch, sparse_assignment_within};
+use crate::atsp::{assignment, cheapest_exchange, cycles, patch, sparse_assignment_within};
 use crate::{Error, Result};
 
 /// Largest batch whose (n + 1)² costs are stored for the assignment:
@@ -109,18 +109,7 @@ pub(crate) fn patch_near(succ: &mut [usize], d: &Dense, near: &Neighbours) {
         }
         let (a, b) = match best {
             Some((_, a, b)) => (a, b),
-            None => {
-                let mut full = (f64::INFINITY, tour[0], cycle[0]);
-                for &a in &tour {
-                    for &b in &cycle {
-                        let c = added(a, b, succ);
-                        if c < full.0 {
-                            full = (c, a, b);
-                        }
-                    }
-                }
-                (full.1, full.2)
-            }
+            None => cheapest_exchange(&tour, &cycle, succ, |i, j| d.cost(i, j)),
         };
         succ.swap(a, b);
         pred[succ[a]] = a;

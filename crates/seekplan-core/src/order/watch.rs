@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// are sums of the same costs in different orders (at 10,000 terms they
 /// differ by ~1e-12 of the total), and the 1-tree bounds are lowered by a
 /// billionth of themselves for their own rounding
-/// ([`super::bound::from_rounded_positioning`]).
+/// ([`super::bound::rounded_down`]).
 pub(crate) const ROUNDING: f64 = 1e-9;
 
 /// How often, at most, the caller's progress callback hears from a run.
@@ -60,7 +60,7 @@ pub struct SearchReport {
     pub stopped_because: StopReason,
     /// Seconds from the start of the run to the best tour it found.
     pub time_to_best_s: f64,
-    /// CPU seconds of each phase, in the order they ran.
+    /// CPU seconds of each phase, in the order they first ran.
     pub phases: Vec<(&'static str, f64)>,
 }
 
@@ -193,12 +193,19 @@ impl Watch {
         self.report();
     }
 
+    /// Adds the CPU since the phase began to its total (a phase that runs
+    /// twice, like the kicks past a time limit, keeps one entry).
     fn close_phase(&mut self) {
         let now = thread_cpu_s();
-        if self.phase != "start" {
-            self.phases.push((self.phase, now - self.phase_cpu));
-        }
+        let spent = now - self.phase_cpu;
         self.phase_cpu = now;
+        if self.phase == "start" {
+            return;
+        }
+        match self.phases.iter_mut().find(|(name, _)| *name == self.phase) {
+            Some((_, total)) => *total += spent,
+            None => self.phases.push((self.phase, spent)),
+        }
     }
 
     /// The report on a run whose schedule totals `total` seconds (reads
