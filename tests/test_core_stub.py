@@ -13,9 +13,15 @@ STUB = Path(_core.__file__).parent / "_core.pyi"
 
 def _declared() -> dict[str, ast.AST]:
     tree = ast.parse(STUB.read_text())
-    return {
+    named = {
         node.name: node for node in tree.body if isinstance(node, ast.FunctionDef | ast.ClassDef)
     }
+    constants = {
+        node.target.id: node
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    return named | constants
 
 
 def test_every_export_is_declared_and_nothing_else():

@@ -25,7 +25,15 @@ from seekplan.io import (
     to_json,
     write_order,
 )
-from seekplan.ordering import ALGORITHMS, DEFAULT_ALGO, order, order_matrix
+from seekplan.ordering import (
+    ALGORITHMS,
+    DEFAULT_ALGO,
+    MAX_GAP,
+    MAX_ITERATIONS,
+    MAX_TIME_LIMIT_S,
+    order,
+    order_matrix,
+)
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
 
 if TYPE_CHECKING:
@@ -167,14 +175,15 @@ def order_cmd(
     iterations: Annotated[
         int | None,
         typer.Option(
-            help="Kicks of best's local search, at most 100,000,000 (default: a budget that "
-            "grows with the gap still open, cut short by --gap)"
+            help=f"Kicks of best's local search, at most {MAX_ITERATIONS:,} (default: a "
+            "budget that grows with the gap still open, cut short by --gap)"
         ),
     ] = None,
     time_limit: Annotated[
         float | None,
         typer.Option(
-            help="Stop improving best's order SECONDS after it started, at most 86,400; until "
+            help=f"Stop improving best's order SECONDS after it started, at most "
+            f"{MAX_TIME_LIMIT_S:,.0f}; until "
             "then best keeps improving unless the order meets --gap"
         ),
     ] = None,
@@ -182,7 +191,7 @@ def order_cmd(
         float,
         typer.Option(
             help="best stops once its order is within this fraction of its lower bound "
-            "(0: only when proven optimal; 0.001 accepts 0.1 %), at most 1"
+            f"(0: only when proven optimal; 0.001 accepts 0.1 %), at most {MAX_GAP:g}"
         ),
     ] = 0.0,
     summary_csv: Annotated[

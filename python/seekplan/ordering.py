@@ -20,12 +20,12 @@ if TYPE_CHECKING:
 
 ALGORITHMS: tuple[str, ...] = tuple(_core.algorithms())
 DEFAULT_ALGO = "best"
-# The core's limits (order/options.rs), checked here too so the message
-# names the Python argument: more kicks than this never return; a limit
-# past a day is a typo; a gap of 100 % accepts any tour.
-MAX_ITERATIONS = 100_000_000
-MAX_TIME_LIMIT_S = 86_400.0
-MAX_GAP = 1.0
+# The core's limits (order/options.rs, where each is explained), checked
+# here before the arguments are converted for the core: a negative count or
+# 1e300 seconds would fail that conversion with a message naming neither.
+MAX_ITERATIONS: int = _core.MAX_ITERATIONS
+MAX_TIME_LIMIT_S: float = _core.MAX_TIME_LIMIT_S
+MAX_GAP: float = _core.MAX_GAP
 
 # Called now and then during a long `best` run with
 # (phase, best_total_s, bound_s, elapsed_s).

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList};
 use seekplan_core::model::{Block, CostMatrix, CsvMatrixReader, Extent};
 use seekplan_core::order::{
     order_matrix_with, order_tape_with, positioning_matrix, Algorithm, Options, Progress, Snapshot,
-    DEFAULT_SEED,
+    DEFAULT_SEED, MAX_GAP, MAX_ITERATIONS, MAX_TIME_LIMIT_S,
 };
 use seekplan_core::{Error, Schedule};
 use std::borrow::Cow;
@@ -74,12 +74,7 @@ fn schedule_dict<'py>(py: Python<'py>, s: &Schedule) -> PyResult<Bound<'py, PyDi
         d.set_item("time_to_best_s", search.time_to_best_s)?;
         let phases = PyDict::new(py);
         for (name, cpu) in &search.phases {
-            let so_far: f64 = phases
-                .get_item(name)?
-                .map(|v| v.extract())
-                .transpose()?
-                .unwrap_or(0.0);
-            phases.set_item(name, so_far + cpu)?;
+            phases.set_item(name, cpu)?;
         }
         d.set_item("phases_cpu_s", phases)?;
     }
@@ -369,5 +364,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MatrixReader>()?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(locate_matrix, m)?)?;
+    // The ordering options' limits, so Python's messages name the same ones.
+    m.add("MAX_ITERATIONS", MAX_ITERATIONS)?;
+    m.add("MAX_TIME_LIMIT_S", MAX_TIME_LIMIT_S)?;
+    m.add("MAX_GAP", MAX_GAP)?;
     Ok(())
 }
