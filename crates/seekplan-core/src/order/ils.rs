@@ -45,9 +45,10 @@ const MAX_MATRIX_KICK_WORK: usize = 20_000_000;
 /// whose tour is `g` (a fraction) above its lower bound on `n` requests is
 /// `n × g` average moves from it, and gets this many kicks for each, at
 /// least [`MIN_KICKS`] and at most the default budget. Where the bound is
-/// weak (the DIMACS tilted and crane families, 5-30 % open) that is the
-/// default budget; where it is nearly tight (LTO seek matrices, under
-/// 0.1 %), a few hundred kicks. With 10,000 per edge the seek matrices of
+/// weak (stilt and rtilt at 316 nodes, 5-8 % open when the kicks start)
+/// that is the default budget; crane, shop and coin at 316 nodes (0.4-0.8 %
+/// open) get 1,100-2,700 kicks instead of 3,160 and end on the same tours
+/// as before; LTO seek matrices (0.04-0.16 % open) get 100-400. With 10,000 per edge the seek matrices of
 /// 100 nodes took 0.18-0.32 s instead of 0.13-0.17 s and 1,000 half
 /// 1.57 s instead of 1.30 s, for the same orders; the DIMACS rows were the
 /// same either way (2026-11-28). The floor is a choice, not tuned: a gap
