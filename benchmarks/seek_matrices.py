@@ -15,8 +15,9 @@ of where the files start:
 - ``sequential``: back to back along the serpentine from a random block, as a
   run of files written together and recalled together.
 
-File sizes are uniform between 64 MiB and 1 GiB (our choice: CTA's files on
-tape are mostly this size or larger; the size only moves where a file ends).
+File sizes are uniform between 64 MiB and 1 GiB (our choice, not taken from
+a site's data: the size only moves where a file ends, and 10,000 such files
+written back to back still fit on one LTO-9 tape).
 Seeded: the same pattern, n and seed give the same matrix.
 """
 

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 /// the same input gives the same order.
 pub const DEFAULT_SEED: u64 = 0x5EED;
 
-/// Most kicks a caller may ask for: at ~10-100 µs a kick, hours of search;
-/// more would never return (1e12 kicks on 30 requests).
+/// Most kicks a caller may ask for: at ~10-100 µs a kick, minutes to hours
+/// of search; far more would never return (issue 36: 1e12 kicks on 30
+/// requests).
 pub const MAX_ITERATIONS: usize = 100_000_000;
 
 /// Longest time limit a caller may set, in seconds: a day. A tape batch is
