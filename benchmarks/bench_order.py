@@ -125,7 +125,8 @@ def _solve(matrix: np.ndarray, algo: str, **tuning: float) -> dict:
     n = len(matrix) - 1
     r = seekplan.order_matrix(matrix, algo=algo, start=n, **tuning)
     out = {"cost": r.positioning_s, "cpu_s": r.cpu_s, "bound": r.lower_bound_s}
-    out.update({k: getattr(r, k) for k in ("stopped_because", "time_to_best_s") if hasattr(r, k)})
+    # getattr: a build from before the stop rules (the "before" runs) has neither.
+    out.update({k: getattr(r, k, None) for k in ("stopped_because", "time_to_best_s")})
     return out
 
 
