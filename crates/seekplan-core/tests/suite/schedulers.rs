@@ -2,7 +2,7 @@
 //! model; exact algorithms match brute force; improvers never lose to what
 //! they improve.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};

@@ -3,7 +3,7 @@
 //! (`traverse_s`, `reverse_s`, `locate_overhead_s`) on three targets, the
 //! DLT2000's `traverse_s` on one (docs/calibration.md).
 
-mod common;
+use crate::common;
 
 use seekplan_core::model::{Block, CostModel};
 use seekplan_core::order::{order_tape, Algorithm};

@@ -5,7 +5,7 @@
 //! config runs briefly (a few requests or rounds), so a config the checks let
 //! through cannot panic or hang the run either.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use seekplan_core::archive::{simulate as archive_run, ArchiveConfig};

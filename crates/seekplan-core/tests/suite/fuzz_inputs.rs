@@ -7,7 +7,7 @@
 //! or run to their end. Cost matrices with extreme entries are refused or
 //! ordered by every matrix algorithm to a finite total.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use seekplan_core::library::{Campaign, FileSpec, TapeSpec};

@@ -1,7 +1,7 @@
 //! The LTO wrap/LPOS model against its published calibration, CTA's RAO as a
 //! baseline, and every scheduler on LTO tapes.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -10,7 +10,7 @@ use seekplan_core::model::{cta_cost, Block, CostModel, CtaModel, Extent, LtoMode
 use seekplan_core::order::{run, Algorithm, Problem};
 use seekplan_core::{Error, Moves, Schedule};
 
-const LTO: &str = include_str!("../../../python/seekplan/data/lto.toml");
+const LTO: &str = include_str!("../../../../python/seekplan/data/lto.toml");
 
 fn entry(name: &str) -> toml::Value {
     let doc: toml::Value = toml::from_str(LTO).expect("catalog parses");

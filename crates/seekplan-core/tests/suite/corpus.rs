@@ -5,7 +5,7 @@
 //! drive's), and end-of-wrap and track start lists. None may panic; every
 //! refusal by a check names its field. A new hostile input is one new file.
 
-mod common;
+use crate::common;
 
 use seekplan_core::archive::ArchiveConfig;
 use seekplan_core::media::{MediaConfig, MediaStudy, StudyAxes};
@@ -19,7 +19,7 @@ use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-const LTO: &str = include_str!("../../../python/seekplan/data/lto.toml");
+const LTO: &str = include_str!("../../../../python/seekplan/data/lto.toml");
 
 /// The `params` table of a catalogued drive as JSON.
 fn params(catalog: &str, drive: &str) -> Value {

@@ -4,7 +4,7 @@
 //! named field or gives a model whose every locate and read, even to blocks
 //! past the end of the tape, is a time that is not NaN and not negative.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use seekplan_core::model::{
@@ -14,7 +14,7 @@ use seekplan_core::model::{
 use seekplan_core::Error;
 use serde_json::{json, Value};
 
-const LTO: &str = include_str!("../../../python/seekplan/data/lto.toml");
+const LTO: &str = include_str!("../../../../python/seekplan/data/lto.toml");
 
 /// The `params` table of a catalogued drive as JSON.
 fn params(catalog: &str, drive: &str) -> Value {

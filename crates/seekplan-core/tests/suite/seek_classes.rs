@@ -1,7 +1,7 @@
 //! Every seek class of Figure 2 comes out of the serpentine model, each with
 //! the mechanics the paper describes.
 
-mod common;
+use crate::common;
 
 use seekplan_core::model::{Block, CostModel, SeekClass, SerpentineModel};
 

@@ -3,7 +3,7 @@
 //! bound never exceeds any algorithm's cost, and `best` is never worse than
 //! any other algorithm (PATCH included) on the same input.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use seekplan_core::atsp::assignment;
