@@ -129,9 +129,40 @@ def test_todays_libraries_are_catalogued_with_sources(cli, monkeypatch):
             if line.startswith(("arms", "slots", "max_drives", "fetch", "ret")):
                 assert "# [" in line, f"{name}: {line}"
     assert robots["tfinity"].arms == 2 and robots["scalar-i6000"].slots == 7_224
+    for name, words in LIBRARIES.items():
+        r = cli("drives", name)
+        assert r.exit_code == 0, r.output
+        assert words in " ".join(r.output.split()), name
+    assert "estimated" in cli("drives", "tfinity").output
+
+
+def test_drive_listing_fits_80_columns_and_marks_unpublished_figures(cli, monkeypatch):
+    from seekplan import cli as cli_module
+
+    monkeypatch.setattr(cli_module.console, "width", 80)
     r = cli("drives")
     assert r.exit_code == 0, r.output
-    rows = {line.split("│")[1].strip(): line for line in r.output.splitlines() if "│" in line}
-    for name, words in LIBRARIES.items():
-        assert words in rows[name], name
-    assert "estimated" in rows["tfinity"] and "estimated" in rows["scalar-i6000"]
+    lines = r.output.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    rows = {line.split()[0]: line for line in lines if line.strip()}
+    # One line per drive and robot; a figure the data file tags [est],
+    # [choice] or [cal] carries the mark, a published one does not.
+    assert len(lines) < len(load_catalog()) + len(load_robots()) + 15
+    assert "45.0~" not in rows["lto9"] and "17~" not in rows["lto9"]  # [issue] figures
+    assert "40~" in rows["mlr1"]  # load_s: [choice]
+    assert "15~" in rows["tfinity"]  # fetch: [est]
+
+
+def test_one_drive_shows_each_figure_with_its_source(cli, monkeypatch):
+    from seekplan import cli as cli_module
+
+    monkeypatch.setattr(cli_module.console, "width", 200)
+    r = cli("drives", "lto9")
+    assert r.exit_code == 0, r.output
+    assert "locate model: lto" in r.output
+    assert "[LTO] native capacity" in r.output and "18,000,000,000,000" in r.output
+    assert "[est]" in r.output  # rich markup would have eaten the tag
+    r = cli("drives", "t10000d")
+    assert "locate model: none" in r.output and "null" not in r.output
+    r = cli("drives", "no-such-drive")
+    assert r.exit_code == 2 and "unknown drive or robot 'no-such-drive'" in r.output

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from seekplan.errors import Interrupted, SeekplanError, quote
+from seekplan.experiments import EXPERIMENTS
 from seekplan.io import (
     MAX_INT,
     output_dir,
@@ -52,6 +53,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 DevicesOpt = Annotated[
     Path | None, typer.Option("--devices", help="Extra device catalog (TOML) to add or override")
 ]
+
+
+def _reproductions_epilog() -> str:
+    from seekplan.experiments import listing
+
+    # \b keeps click from joining the lines into one paragraph.
+    return "Papers (wall time on a 2-core machine):\n\n\b\n" + listing()
 
 
 def friendly(fn: F) -> F:
@@ -245,6 +253,8 @@ def order_cmd(
             make_drive(drive, devices=devices).block_bytes if kind == "cta-tapefile" else None
         )
         batch = read_request_batch(requests, kind, block_bytes, cta_block_bytes)
+        if not batch:
+            raise SeekplanError(f"{requests}: no requests to order (a header and no rows?)")
         layout, capacity = _layout(track_starts, eowp, drive, devices)
         setup: dict[str, Any] = {
             "drive": drive,
@@ -309,69 +319,34 @@ def order_cmd(
 @app.command("drives")
 @friendly
 def drives_cmd(
-    name: Annotated[str | None, typer.Argument(help="Show one drive")] = None,
+    name: Annotated[str | None, typer.Argument(help="Show one drive or robot")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output")] = False,
     devices: DevicesOpt = None,
 ) -> None:
-    """List the catalogued drives, or show one."""
+    """List the catalogued drives and robots, or show one with its sources."""
     from seekplan.catalog import drive_entry, load_catalog, load_robots
 
-    if name is not None:
-        entry = drive_entry(name, devices)
-        data = {"name": name, **entry.model_dump()}
-        if as_json:
-            sys.stdout.write(json.dumps(data) + "\n")
-        else:
-            console.print_json(json.dumps(data))
-        return
-    catalog = load_catalog(devices)
-    robots = load_robots(devices)
     if as_json:
-        sys.stdout.write(json.dumps({k: v.model_dump() for k, v in catalog.items()}) + "\n")
+        if name is not None:
+            robots = load_robots(devices)
+            entry = robots[name] if name in robots else drive_entry(name, devices)
+            sys.stdout.write(json.dumps({"name": name, **entry.model_dump()}) + "\n")
+        else:
+            catalog = load_catalog(devices)
+            sys.stdout.write(json.dumps({k: v.model_dump() for k, v in catalog.items()}) + "\n")
         return
-    table = Table("name", "drive", "model", "GB", "MB/s", "load s", "unload s", "rewind s")
-    table.columns[0].no_wrap = True
-    table.add_column("locate s")
-    for key, entry in sorted(catalog.items()):
-        m = entry.mechanics
-        locate = m.mean_locate_s() if m else None
-        table.add_row(
-            key,
-            entry.title,
-            entry.model or "-",
-            *(
-                (
-                    f"{m.capacity_bytes / 1e9:,.1f}",
-                    f"{m.rate_bps / 1e6:,.3g}",
-                    f"{m.load_s:g}",
-                    f"{m.unload_s:g}",
-                    f"{m.rewind_s:g}",
-                    f"{locate:.1f}" if locate else "-",
-                )
-                if m
-                else ("-",) * 6
-            ),
-        )
-    console.print(table)
-    rtable = Table("robot", "title", "fetch s (sd)", "return s (sd)", "arms", "slots", "drives")
-    rtable.columns[0].no_wrap = True
-    rtable.add_column("source")
-    for key, r in sorted(robots.items()):
-        rtable.add_row(
-            key,
-            r.title,
-            f"{r.fetch.mean_s:g} ({r.fetch.sd_s:g})",
-            f"{r.ret.mean_s:g} ({r.ret.sd_s:g})",
-            *(f"{v:,}" if v else "-" for v in (r.arms, r.slots, r.max_drives)),
-            r.source or "-",
-        )
-    console.print(rtable)
+    from seekplan.drives_view import print_catalog, print_entry
+
+    if name is None:
+        print_catalog(console, devices)
+    else:
+        print_entry(console, name, devices)
 
 
-@app.command("reproduce")
+@app.command("reproduce", epilog=_reproductions_epilog())
 @friendly
 def reproduce_cmd(
-    name: Annotated[str, typer.Argument(help="Which paper (see `seekplan reproduce --help`)")],
+    name: Annotated[str, typer.Argument(help=f"Which paper: {', '.join(EXPERIMENTS)}")],
     out: Annotated[Path, typer.Option(help="Directory for results.json, report.html, plots")],
     quick: Annotated[bool, typer.Option(help="Fewer runs: a fast, noisier check")] = False,
     workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
@@ -574,15 +549,15 @@ def simulate_media_cmd(
     workers: Annotated[int | None, typer.Option(help="Parallel processes (default: cores)")] = None,
 ) -> None:
     """Simulate mixed-media disk scheduling rounds (Balafoutis et al.)."""
-    from seekplan.media import load_study, run_study
+    from seekplan.media import load_config, simulate
     from seekplan.media.report import write
     from seekplan.sweep import Executor
 
     output_dir(out)
-    study = load_study(config)
+    study = load_config(config)
     with keep_partial(out):
-        per = run_study(study, Executor(workers))
-    results = write(out, study, per, f"seekplan simulate media {config} --out {out}")
+        results = simulate(study, Executor(workers))
+    write(out, study, results, f"seekplan simulate media {config} --out {out}")
     console.print(
         f"media: {len(study.algorithms)} algorithm(s) x {len(study.lambdas)} rate(s), "
         f"glitches {results['glitches_total']}; see {out / 'report.html'}"
