@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import seekplan
+from seekplan.errors import SeekplanError
 from seekplan.io import read_requests
 from seekplan.ordering import ALGORITHMS
 
@@ -241,12 +242,34 @@ def test_non_square_matrix_and_opt_limit(cli, tmp_path, requests_csv):
     assert r.exit_code == 2 and "limited to 16" in r.output
 
 
-def test_empty_batch_is_fine(cli, tmp_path):
+def test_an_empty_batch_is_an_error_but_an_empty_list_in_python_is_not(cli, tmp_path):
+    # A file with a header and no rows is almost always the wrong file (or
+    # a failed export): exit 2 naming it rather than "0 requests" and 0.
     p = tmp_path / "empty.csv"
     p.write_text("id,block,size\n")
     r = cli("order", p, "--json")
-    assert r.exit_code == 0
-    assert json.loads(r.stdout)["n"] == 0
+    assert r.exit_code == 2 and "empty.csv: no requests" in r.output
+    assert seekplan.order([], drive="mlr1").n == 0
+
+
+def test_semicolon_and_tab_separated_batches_are_read(cli, tmp_path):
+    for sep in (";", "\t"):
+        p = tmp_path / "sep.csv"
+        p.write_text(f"id{sep}block{sep}size\na{sep}10{sep}100\nb{sep}5000{sep}100\n")
+        r = cli("order", p, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["n"] == 2
+
+
+def test_a_block_past_the_tape_names_file_line_and_column(cli, tmp_path):
+    p = tmp_path / "past.csv"
+    p.write_text("id,block,size\na,10,100\n\nb,99999999999,100\n")
+    r = cli("order", p, "--drive", "lto9")
+    assert r.exit_code == 2
+    # Line 4: the blank line 3 is skipped but still counted.
+    assert "past.csv line 4: column 'block': extent at block 99999999999" in r.output
+    with pytest.raises(SeekplanError, match=r"request 0 \(id 'x'\): extent at block"):
+        seekplan.order([{"id": "x", "block": 10**12, "size": 5}], drive="lto9")
 
 
 def test_user_device_file_adds_a_drive(cli, requests_csv, tmp_path: Path):

@@ -13,7 +13,7 @@ import re
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -111,11 +111,44 @@ def check_header(header: Sequence[str], required: Sequence[str], origin: str) ->
         )
 
 
-def parse_requests(lines: Iterable[str], origin: str = "requests") -> list[Request]:
+#: Column separators a CSV input may use: a comma, or (spreadsheets in
+#: many locales write them) a semicolon or a tab.
+DELIMITERS = (",", ";", "\t")
+
+
+def dict_reader(lines: Iterable[str]) -> csv.DictReader[str]:
+    """A CSV reader over ``lines`` (a UTF-8 BOM stripped) whose separator is
+    the header's: a comma, else a semicolon or tab if the header has one and
+    no comma (a semicolon-separated file read with commas is one column)."""
+    it = strip_bom(lines)
+    first = next(it, None)
+    if first is None:
+        return csv.DictReader(iter(()))
+    delimiter = next((d for d in DELIMITERS if d in first), ",")
+    return csv.DictReader(chain([first], it), delimiter=delimiter)
+
+
+class RequestBatch(list[Request]):
+    """Requests read from a file, each with the line it came from, so an
+    error the core finds later (a block past the tape's end) names it."""
+
+    def __init__(self, requests: Iterable[Request], origin: str, lines: list[int]) -> None:
+        super().__init__(requests)
+        self.origin = origin
+        self.lines = lines
+
+    def where(self, index: int) -> str | None:
+        """``FILE line N`` of request ``index`` (0-based), if known."""
+        if 0 <= index < len(self.lines):
+            return f"{self.origin} line {self.lines[index]}"
+        return None
+
+
+def parse_requests(lines: Iterable[str], origin: str = "requests") -> RequestBatch:
     """Requests from CSV text with columns id, block, size (bytes, > 0)."""
     try:
         with collector_paused():
-            return _parse_requests(csv.DictReader(strip_bom(lines)), origin)
+            return _parse_requests(dict_reader(lines), origin)
     except csv.Error as e:
         raise SeekplanError(f"{origin}: malformed CSV: {e}") from e
 
@@ -131,10 +164,11 @@ def csv_rows(reader: csv.DictReader[str], origin: str) -> Iterator[tuple[str, di
         yield where, row
 
 
-def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
+def _parse_requests(reader: csv.DictReader[str], origin: str) -> RequestBatch:
     check_header(reader.fieldnames or [], ("id", "block", "size"), origin)
     seen: dict[str, int] = {}
     requests = []
+    lines = []
     for where, row in csv_rows(reader, origin):
         rid = row["id"].strip()
         if not rid:
@@ -145,7 +179,8 @@ def _parse_requests(reader: csv.DictReader[str], origin: str) -> list[Request]:
         block = int_field(row["block"], "block", where)
         size = int_field(row["size"], "size", where, 1)
         requests.append(Request(rid, block, size))
-    return requests
+        lines.append(reader.line_num)
+    return RequestBatch(requests, origin, lines)
 
 
 # Longest line a CSV input may have: a request or log row is tens of bytes, so
@@ -257,7 +292,7 @@ def read_parquet(path: Path, failure: str) -> Any:
         raise SeekplanError(f"{failure}: {e}") from e
 
 
-def read_requests(path: str | Path) -> list[Request]:
+def read_requests(path: str | Path) -> RequestBatch:
     """Requests from a CSV file (see :func:`parse_requests`)."""
     return parse_requests(read_lines(path), str(path))
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 from seekplan.catalog import drive_entry
 from seekplan.errors import SeekplanError
-from seekplan.io import check_header, csv_rows, int_field, read_lines, strip_bom
+from seekplan.io import check_header, csv_rows, dict_reader, int_field, read_lines
 
 
 def parse_eowp(lines: Iterable[str], origin: str = "eowp") -> list[int]:
     """Last block of each wrap, from CSV with one column ``last_block`` and
     one row per wrap (wrap 0 first); names the first bad line."""
     try:
-        reader = csv.DictReader(strip_bom(lines))
+        reader = dict_reader(lines)
         check_header(reader.fieldnames or [], ("last_block",), origin)
         blocks: list[int] = []
         for where, row in csv_rows(reader, origin):

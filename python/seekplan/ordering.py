@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from seekplan import _core
 from seekplan.errors import SeekplanError
-from seekplan.io import MAX_INT, Request, as_matrix, check_costs, write_row
+from seekplan.io import MAX_INT, Request, RequestBatch, as_matrix, check_costs, write_row
 
 if TYPE_CHECKING:
     import numpy as np
@@ -123,6 +124,23 @@ def _as_request(i: int, r: Any) -> Request:
         whole_number(block, f"request {i} ({rid}): block"),
         whole_number(size, f"request {i} ({rid}): size", minimum=1),
     )
+
+
+_REQUEST_ERROR = re.compile(r"^(?:[^:]*: )?request (\d+): (.*)$", re.S)
+
+
+def _locate_error(message: str, given: Any, reqs: list[Request]) -> str:
+    """The core's error about request N, said where the request came from:
+    its file and line when it was read from one, else its index and id."""
+    m = _REQUEST_ERROR.match(message)
+    if m is None:
+        return message
+    i, rest = int(m.group(1)), m.group(2)
+    where = given.where(i) if isinstance(given, RequestBatch) else None
+    if where is not None:
+        return f"{where}: column 'block': {rest}"
+    rid = reqs[i].id if 0 <= i < len(reqs) else "?"
+    return f"request {i} (id {rid!r}): {rest}"
 
 
 def _options(
@@ -244,7 +262,7 @@ def order(
             **_options(seed, iterations, time_limit, bound, gap, progress),
         )
     except ValueError as e:
-        raise SeekplanError(str(e)) from e
+        raise SeekplanError(_locate_error(str(e), requests, reqs)) from e
     cpu = time.process_time() - t0
     rows = [
         {

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from seekplan.errors import SeekplanError
-from seekplan.io import check_header, int_field, read_lines, strip_bom
+from seekplan.io import check_header, dict_reader, int_field, read_lines
 
 SEEK_COLUMNS = ("from_block", "to_block", "seconds")
 BLOCK_COLUMNS = ("block", "seconds")
@@ -22,7 +22,7 @@ def _columns(lines: Iterable[str], origin: str, columns: tuple[str, ...]) -> lis
     """The named columns of a log: blocks as int64 (exact), seconds as float64."""
     out: list[list[float]] = []
     try:
-        reader = csv.DictReader(strip_bom(lines))
+        reader = dict_reader(lines)
         header = [h.strip() for h in reader.fieldnames or []]
         reader.fieldnames = header
         check_header(header, columns, origin)

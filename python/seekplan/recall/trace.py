@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import capped_lines, check_header, csv_rows, read_parquet
+from seekplan.io import capped_lines, check_header, csv_rows, dict_reader, read_parquet
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.workload import Campaign
 
@@ -89,7 +89,7 @@ def load_trace(path: str | Path, tape_capacity: int, block_bytes: int) -> Campai
         # utf-8-sig: a byte-order mark (spreadsheets write one) is not part
         # of the first column's name.
         with p.open(newline="", encoding="utf-8-sig") as f:
-            reader = csv.DictReader(capped_lines(f, str(p)))
+            reader = dict_reader(capped_lines(f, str(p)))
             _check_columns(p, reader.fieldnames)
             return _read(p, csv_rows(reader, str(p)), tape_capacity, block_bytes)
     except (OSError, UnicodeDecodeError, csv.Error) as e:

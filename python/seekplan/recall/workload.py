@@ -14,7 +14,7 @@ import numpy as np
 
 from seekplan import _core
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import check_header, csv_rows, int_field, read_lines
+from seekplan.io import check_header, csv_rows, dict_reader, int_field, read_lines
 
 TB = 10**12
 
@@ -92,7 +92,7 @@ def _rows(
     """The header of a CSV file (every ``required`` column there, each once)
     and its rows, each with where it is; a row with too few or too many
     fields is an error naming its line."""
-    reader = csv.DictReader(read_lines(path))
+    reader = dict_reader(read_lines(path))
     header = list(reader.fieldnames or [])
     check_header(header, required, str(path))
     return header, csv_rows(reader, str(path))

@@ -24,7 +24,7 @@ from typing import NoReturn
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import MAX_INT, MAX_LINE_CHARS, capped_lines, check_header, strip_bom
+from seekplan.io import MAX_INT, MAX_LINE_CHARS, capped_lines, check_header, dict_reader
 
 COLUMNS = ("path", "tape", "block", "size")
 _SLASHES = re.compile(r"/{2,}")
@@ -184,7 +184,7 @@ def _field(row: dict[str, str], name: str, where: str) -> int:
 
 def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
     """A catalog from CSV text; the first bad line is an error naming it."""
-    reader = csv.DictReader(strip_bom(lines))
+    reader = dict_reader(lines)
     try:
         check_header(reader.fieldnames or [], COLUMNS, origin)
         entries: dict[str, Entry] = {}
