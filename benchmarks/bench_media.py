@@ -14,7 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from seekplan.media import MediaStudy, algorithms, simulate
+from seekplan.media import MediaStudy, algorithms, simulate_run
 
 BASELINE = "tps-scan-scan"
 LAMBDAS = [20.0, 50.0]
@@ -31,7 +31,7 @@ def main() -> None:
         for lam in LAMBDAS:
             cfg = MediaStudy(rounds=args.rounds).core_config(lam, 0)
             t = time.perf_counter()
-            r = simulate(cfg, algo)
+            r = simulate_run(cfg, algo)
             dt = time.perf_counter() - t
             rows[algo][str(lam)] = None if r["saturated"] else r["rounds"] / dt
     table = Table("algorithm", *(f"rounds/s λ={lam:g}" for lam in LAMBDAS), "x baseline")

@@ -154,7 +154,7 @@ yaml_bytes = st.one_of(
 
 def _loaders() -> list[Any]:
     from seekplan.archive.config import load_config as load_archive
-    from seekplan.media.config import load_study
+    from seekplan.media.config import load_config as load_study
     from seekplan.recall.config import load_config as load_recall
     from seekplan.serve.config import load_stage_config
 

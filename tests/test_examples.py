@@ -25,3 +25,37 @@ def test_example_archive_config_runs(cli, tmp_path):
     r = cli("simulate", "archive", EXAMPLES / "archive.yaml", "--out", tmp_path)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "metrics.json").exists()
+
+
+def test_the_three_simulators_share_load_config_and_simulate():
+    # One shape for recall, archive and media (issue 38): load_config(path)
+    # gives a checked config, simulate(config) a dict of plain results.
+    import pytest
+
+    from seekplan import archive, media, recall
+
+    for module, name in ((recall, "recall.yaml"), (archive, "archive.yaml"), (media, None)):
+        path = EXAMPLES / (name or "study.yaml")
+        config = module.load_config(path)
+        if module is media:
+            config = media.parse_study({**config.to_dict(), "rounds": 200, "runs": 1}, "test")
+        result = module.simulate(config)
+        assert isinstance(result, dict) and result, module.__name__
+        json.dumps(result)  # plain data
+    with pytest.warns(DeprecationWarning, match="load_config"):
+        media.load_study(EXAMPLES / "study.yaml")
+    with pytest.warns(DeprecationWarning, match="simulate_run"):
+        one = media.simulate(media.MediaStudy().core_config(10.0, 0), "sptf")
+    assert one["rounds"] > 0
+
+
+def test_simulate_refuses_what_is_not_a_config():
+    import pytest
+
+    from seekplan import archive, media, recall
+    from seekplan.errors import SeekplanError
+
+    for module in (recall, archive, media):
+        for bad in (None, "examples/recall.yaml", 3):
+            with pytest.raises(SeekplanError):
+                module.simulate(bad)  # type: ignore[arg-type]

@@ -15,14 +15,14 @@ from seekplan.errors import SeekplanError
 from seekplan.experiments import balafoutis
 from seekplan.experiments.balafoutis_why import MECHANISMS, explain
 from seekplan.io import to_json
-from seekplan.media import MediaStudy, algorithms, parse_study, simulate
+from seekplan.media import MediaStudy, algorithms, parse_study, simulate_run
 from seekplan.sweep import Executor
 
 
 def test_every_algorithm_is_glitch_free_from_python():
     study = MediaStudy(rounds=150, queue_limit=300)
     for algo in algorithms():
-        r = simulate(study.core_config(40.0, 0), algo)
+        r = simulate_run(study.core_config(40.0, 0), algo)
         assert r["glitches"] == 0, algo
         assert r["c_served"] == 25 * r["rounds"], algo
 
@@ -35,7 +35,7 @@ def test_every_algorithm_is_glitch_free_from_python():
 )
 def test_no_glitches_whatever_the_load(lam: float, n: int, algo: str):
     study = MediaStudy(rounds=40, c_requests=n, queue_limit=200)
-    r = simulate(study.core_config(lam, 3), algo)
+    r = simulate_run(study.core_config(lam, 3), algo)
     assert r["glitches"] == 0
     if r["d_served"]:
         assert 0 < r["fairness"] <= 1 + 1e-12
@@ -43,7 +43,7 @@ def test_no_glitches_whatever_the_load(lam: float, n: int, algo: str):
 
 def test_same_seed_same_numbers():
     cfg = MediaStudy(rounds=100).core_config(30.0, 0)
-    assert simulate(cfg, "ci-opt") == simulate(cfg, "ci-opt")
+    assert simulate_run(cfg, "ci-opt") == simulate_run(cfg, "ci-opt")
 
 
 @pytest.mark.parametrize(

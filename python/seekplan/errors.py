@@ -23,6 +23,16 @@ class SeekplanError(Exception):
     """Bad input or an impossible request; the CLI prints it and exits with 2."""
 
 
+def require_type(value: Any, expected: type, what: str, hint: str) -> None:
+    """Raises SeekplanError unless ``value`` is an ``expected``: a Python
+    caller passing the wrong thing gets the argument named and how to make
+    the right one (``hint``), not an AttributeError from deep inside."""
+    if not isinstance(value, expected):
+        raise SeekplanError(
+            f"{what}: expected a {expected.__name__} ({hint}), got {type(value).__name__}"
+        )
+
+
 class Interrupted(Exception):
     """Ctrl-C during a sweep: what was asked and the points finished so far
     (by their index), so that the CLI can write them before it exits."""

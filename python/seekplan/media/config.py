@@ -7,6 +7,7 @@ config, passes both to the core once, and keeps what comes back."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -79,7 +80,18 @@ def parse_study(data: Any, origin: str = "config") -> MediaStudy:
         raise SeekplanError(f"{origin}: {e}") from None
 
 
-def load_study(path: str | Path) -> MediaStudy:
-    """Reads and checks a YAML study config."""
+def load_config(path: str | Path) -> MediaStudy:
+    """Reads and checks a YAML study config (the shape of recall's and
+    archive's ``load_config``)."""
     p = Path(path)
     return parse_study(load_yaml(p), str(p))
+
+
+def load_study(path: str | Path) -> MediaStudy:
+    """Deprecated name of :func:`load_config`, kept for one release."""
+    warnings.warn(
+        "seekplan.media.load_study is deprecated; use seekplan.media.load_config",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return load_config(path)

@@ -64,13 +64,9 @@ def table(
     report.table(rows)
 
 
-def write(out_dir: Path, study: MediaStudy, per: dict[str, Any], command: str) -> dict[str, Any]:
-    """Writes results.json and report.html for a study; returns the results."""
-    results = {
-        "config": study.to_dict(),
-        "results": per,
-        "glitches_total": sum(v["glitches"] for s in per.values() for v in s.values()),
-    }
+def write(out_dir: Path, study: MediaStudy, results: dict[str, Any], command: str) -> None:
+    """Writes results.json and report.html for a study's ``simulate`` results."""
+    per = results["results"]
     out_dir.mkdir(parents=True, exist_ok=True)
     write_json(out_dir / "results.json", results)
     rep = Report("Mixed-media disk scheduling study", out_dir)
@@ -85,4 +81,3 @@ def write(out_dir: Path, study: MediaStudy, per: dict[str, Any], command: str) -
     plot(rep, per, "d_mean_response_s", "response", "Mean D-request response time")
     plot(rep, per, "fairness", "fairness", "Fairness index of D-request response times")
     rep.write()
-    return results

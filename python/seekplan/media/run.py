@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import statistics
+import warnings
 from typing import Any
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, require_type
 from seekplan.media.config import MediaStudy
 from seekplan.sweep import Executor
 
@@ -18,7 +19,38 @@ def algorithms() -> list[str]:
     return list(_core.media_algorithms())
 
 
-def simulate(config: dict[str, Any], algo: str) -> dict[str, Any]:
+def simulate(
+    config: MediaStudy | dict[str, Any],
+    executor: Executor | str | None = None,
+) -> dict[str, Any]:
+    """Every point of a study (the shape of recall's and archive's
+    ``simulate(config)``): ``{"config", "results": {algo: {lambda:
+    aggregate}}, "glitches_total"}``; ``executor`` says where the points run.
+
+    ``simulate(core_config_dict, algo)``, this function's old shape, still
+    runs one run with a deprecation warning; it is :func:`simulate_run`."""
+    if isinstance(config, dict):
+        warnings.warn(
+            "seekplan.media.simulate(config_dict, algo) is deprecated; use "
+            "seekplan.media.simulate_run(config_dict, algo) for one run",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if not isinstance(executor, str):
+            raise SeekplanError("simulate_run needs an algorithm name")
+        return simulate_run(config, executor)
+    require_type(config, MediaStudy, "media.simulate: config", "seekplan.media.load_config")
+    if isinstance(executor, str):
+        raise SeekplanError("simulate: the second argument is an Executor, not an algorithm")
+    per = run_study(config, executor)
+    return {
+        "config": config.to_dict(),
+        "results": per,
+        "glitches_total": sum(v["glitches"] for s in per.values() for v in s.values()),
+    }
+
+
+def simulate_run(config: dict[str, Any], algo: str) -> dict[str, Any]:
     """One run of ``algo`` with a core config (MediaConfig fields)."""
     try:
         return json.loads(_core.media_simulate(json.dumps(config), algo))
@@ -39,7 +71,7 @@ def cluster_gain(
 
 
 def _point(args: tuple[dict[str, Any], str]) -> dict[str, Any]:
-    return simulate(*args)
+    return simulate_run(*args)
 
 
 def _mean(xs: list[float | None]) -> float:

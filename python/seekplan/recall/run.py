@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, require_type
 from seekplan.recall.config import RecallConfig
 from seekplan.recall.workload import Campaign, generate_kit, load_campaign
 
@@ -22,6 +22,11 @@ def campaign_for(config: RecallConfig) -> Campaign:
 def simulate(config: RecallConfig, campaign: Campaign | None = None) -> dict[str, Any]:
     """One run: ``{"metrics": ..., "series": ..., "events": n}``. Errors from
     the core (e.g. a file past its tape's end) come back as SeekplanError."""
+    require_type(config, RecallConfig, "recall.simulate: config", "seekplan.recall.load_config")
+    if campaign is not None:
+        require_type(
+            campaign, Campaign, "recall.simulate: campaign", "seekplan.recall.load_campaign"
+        )
     c = campaign if campaign is not None else campaign_for(config)
     try:
         return _core.simulate_recall(config.to_json(), c.core)
