@@ -203,3 +203,36 @@ def test_tapes_auto_is_the_default_and_by_tapes_alone_means_it():
     assert not load_stage_config(None, {**base, "policy": "fifo"}).auto_tapes()
     with pytest.raises(SeekplanError, match="policy.tapes: 'two': give a number of tapes or auto"):
         load_stage_config(None, {**base, "policy": {"name": "by-tapes", "tapes": "two"}})
+
+
+def test_the_drive_table_agrees_with_the_queues_and_shows_each_reads_rate(tmp_path):
+    # issue 38: a drive "reading" showed 0 MB/s while an idle one showed its
+    # last read's 38 MB/s, a mounting drive showed tape "-" though the queue
+    # table already gave it the tape, and the models were not named.
+    paths = wide_catalog(tmp_path / "wide.csv")
+    app, svc = make(
+        tmp_path, tmp_path / "wide.csv", drives=4, order="sort", time_scale=200.0,
+        library={"drives": 4, "robot": "sl8500"},
+    )  # fmt: skip
+    seen: dict[str, int] = {"reading": 0, "mounting": 0}
+    with TestClient(app) as c:
+        stage_all(c, svc, paths[: 3 * PER_TAPE])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and (seen["reading"] < 3 or seen["mounting"] < 1):
+            snap = svc.snapshot()
+            held = {t["tape"]: t["drive"] for t in snap["tapes"] if t["drive"] is not None}
+            for d in snap["drives"]:
+                if d["activity"] == "reading":
+                    seen["reading"] += 1
+                    assert d["rate_mb_s"] > 0 and d["file"], d
+                else:
+                    assert d["rate_mb_s"] == 0 and d["file"] is None, d
+                if d["activity"] == "mounting":
+                    seen["mounting"] += 1
+                    assert d["tape"] is not None, d
+                if d["tape"] is not None and d["tape"] in held:
+                    assert held[d["tape"]] == d["drive"], (d, held)
+            time.sleep(0.02)
+        assert seen["reading"] >= 3 and seen["mounting"] >= 1, seen
+        page = c.get("/").text
+        assert "drive lto9 (LTO-9" in page and "library sl8500" in page

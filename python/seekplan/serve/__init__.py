@@ -9,7 +9,7 @@ read plans), the backend and the HTTP layer.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from seekplan.serve.config import StageConfig
 
@@ -17,6 +17,20 @@ if TYPE_CHECKING:
     from fastapi import FastAPI
 
     from seekplan.serve.service import Service
+
+
+def hardware_label(drive: str, library: dict[str, Any]) -> str:
+    """What the status page says the service models: the catalogued drive
+    and the library (a catalogued robot, or the recall config's figures)."""
+    from seekplan.catalog import drive_entry, load_robots
+
+    robot = library.get("robot")
+    if isinstance(robot, str):
+        robots = load_robots()
+        where = f"library {robot} ({robots[robot].title})" if robot in robots else robot
+    else:
+        where = "library of the recall defaults (no catalogued robot)"
+    return f"drive {drive} ({drive_entry(drive).title}); {where}"
 
 
 def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
@@ -100,6 +114,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         default_lifetime_s=duration_s(cfg.default_disk_lifetime),
         max_lifetime_s=duration_s(cfg.max_disk_lifetime),
         guard=DatabaseGuard(engine, engine.url.render_as_string(hide_password=True)),
+        models=hardware_label(cfg.drive, cfg.library),
     )
     app = create_app(service, cfg.sitename, cfg.description, tokens, cfg.limits.max_body_bytes)
     return app, service

@@ -64,6 +64,7 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         f"<meta http-equiv='refresh' content='{REFRESH_S}'>",
         f"<title>seekplan serve: {e(sitename)}</title><style>{STYLE}</style></head><body>",
         f"<h1>seekplan staging service: {e(sitename)}</h1>",
+        f"<p id='models'>{e(snap['models'])}</p>" if snap.get("models") else "",
         f"<p>backend <b>{e(snap['backend'])}</b>, drives "
         + ("<span class='bad'>down</span>" if snap["paused"] else "<span class='ok'>up</span>")
         + f"; simulated clock {_duration(snap['virtual_s'])} at {snap['time_scale']:g}x"

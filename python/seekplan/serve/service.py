@@ -97,6 +97,7 @@ class Service:
         default_lifetime_s: float = 86_400.0,
         max_lifetime_s: float = 30 * 86_400.0,
         guard: DatabaseGuard | None = None,
+        models: str = "",
     ) -> None:
         self.catalog = catalog
         self.engine = engine
@@ -104,6 +105,8 @@ class Service:
         self.sched = scheduler
         self.clock = clock
         self.hardware = hardware
+        #: The drive and library models, as the status page names them.
+        self.models = models
         self.max_files = max_files
         self.max_active = max_active
         self.retry_after_s = retry_after_s

@@ -42,13 +42,23 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         rows = []
         stuck = []
         for dr in sched.drives:
+            # The tape a drive holds (being mounted too, as the queue table
+            # says), and the rate of the read in progress (its size over the
+            # read's estimate: locate and transfer); 0 when not reading.
+            tape = dr.held if dr.held is not None else dr.mounted
+            reading = dr.current is not None and dr.activity == "reading"
+            rate = (
+                dr.current.size / 1e6 / dr.read_estimate_s
+                if reading and dr.current is not None and dr.read_estimate_s > 0
+                else (dr.rate_mb_s if reading else 0.0)
+            )
             rows.append(
                 {
                     "drive": dr.index,
-                    "tape": sched.tape_names[dr.mounted] if dr.mounted is not None else None,
+                    "tape": sched.tape_names[tape] if tape is not None else None,
                     "activity": dr.activity,
-                    "file": dr.current.path if dr.current is not None else None,
-                    "rate_mb_s": dr.rate_mb_s,
+                    "file": dr.current.path if reading and dr.current is not None else None,
+                    "rate_mb_s": rate,
                 }
             )
             if dr.current is not None and drives.deadlines[dr.index] is not None:
@@ -86,6 +96,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         "poll_rate": service.stats.poll_rate(),
         "throttled": service.stats.throttled,
         "backend": service.backend.name,
+        "models": service.models,
         "paused": service.paused,
         "lost": service.lost,
         "recovering": service.recovering,
