@@ -63,6 +63,14 @@ def test_recall_defaults_come_from_the_core():
         ({"library": {"robot": {"arms": 0}}}, ["library.robot.arms"]),
         ({"library": {"drives": "many"}}, ["library.drives", "many"]),
         ({"workload": {"kind": "kit", "scale": 2}}, ["workload.scale", "2"]),
+        # A tagged section (strategy by name, read_model by kind) is read
+        # whole before its variant is known; the field is still named.
+        ({"strategy": {"name": "by-tapes", "tapes": -1}}, ["strategy.tapes", "-1"]),
+        ({"strategy": {"name": "dcache", "max_active_tapes": "x"}}, ["strategy.max_active_tapes"]),
+        (
+            {"library": {"read_model": {"kind": "session-fraction", "floor": "x"}}},
+            ["library.read_model.floor"],
+        ),
     ],
 )
 def test_recall_errors_name_the_field_and_value(data, words):

@@ -29,13 +29,105 @@ use std::sync::{Arc, Mutex};
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(json: &str, prefix: &str) -> PyResult<T> {
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
+        let mut path = e.path().to_string();
         let message = e.into_inner().to_string();
         let message = message
             .rsplit_once(" at line ")
             .map_or(&*message, |(m, _)| m);
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
+            if let Some(field) = field_of(&value, &path, message) {
+                path = field;
+            }
+        }
         PyValueError::new_err(format!("{prefix}{path}: {message}"))
     })
+}
+
+/// The field under `path` holding the value serde's `message` quotes, when
+/// serde could name only the section around it: an internally tagged enum
+/// (`strategy: {name: by-tapes, tapes: -1}`) is read whole before its
+/// variant is known, so the path stops at `strategy`. Found only when
+/// exactly one value under the section is the one quoted.
+fn field_of(root: &serde_json::Value, path: &str, message: &str) -> Option<String> {
+    let quoted = quoted_value(message)?;
+    let mut node = root;
+    if path != "." {
+        for part in path.split('.') {
+            let mut pieces = part.split('[');
+            let key = pieces.next()?;
+            if !key.is_empty() {
+                node = node.get(key)?;
+            }
+            for index in pieces {
+                node = node.get(index.strip_suffix(']')?.parse::<usize>().ok()?)?;
+            }
+        }
+    }
+    let mut found = Vec::new();
+    leaves_equal(node, &quoted, path.to_string(), &mut found);
+    match found.as_slice() {
+        [only] if only != path => Some(only.clone()),
+        _ => None,
+    }
+}
+
+/// The value in a serde message such as ``invalid value: integer `-1`,
+/// expected usize`` or `invalid type: string "x", expected f64`.
+fn quoted_value(message: &str) -> Option<serde_json::Value> {
+    let rest = message
+        .strip_prefix("invalid value: ")
+        .or_else(|| message.strip_prefix("invalid type: "))?;
+    if let Some(s) = rest.strip_prefix("string \"") {
+        return Some(serde_json::Value::String(s.split_once('"')?.0.to_string()));
+    }
+    let (kind, tail) = rest.split_once(" `")?;
+    let text = tail.split_once('`')?.0;
+    match kind {
+        "integer" => text
+            .parse::<i64>()
+            .map(Into::into)
+            .ok()
+            .or_else(|| text.parse::<u64>().map(Into::into).ok()),
+        "floating point" => text.parse::<f64>().ok().map(Into::into),
+        "boolean" => text.parse::<bool>().ok().map(Into::into),
+        _ => None,
+    }
+}
+
+fn leaves_equal(
+    node: &serde_json::Value,
+    want: &serde_json::Value,
+    at: String,
+    found: &mut Vec<String>,
+) {
+    let join = |key: &str| {
+        if at == "." {
+            key.to_string()
+        } else {
+            format!("{at}.{key}")
+        }
+    };
+    match node {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                leaves_equal(v, want, join(k), found);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                leaves_equal(v, want, format!("{at}[{i}]"), found);
+            }
+        }
+        leaf => {
+            let same = match (leaf.as_f64(), want.as_f64()) {
+                (Some(a), Some(b)) => a == b,
+                _ => leaf == want,
+            };
+            if same {
+                found.push(at);
+            }
+        }
+    }
 }
 
 /// A user-facing config (`seekplan schema NAME`) from JSON: a list where its
