@@ -183,3 +183,33 @@ def test_a_study_that_is_not_a_mapping_names_its_file_once():
     with pytest.raises(SeekplanError) as e:
         parse_study([1, 2], "study.yaml")
     assert str(e.value) == "study.yaml: expected a mapping of settings, got list"
+
+
+def test_glitches_are_explained_on_stderr_and_in_the_report(cli, tmp_path: Path):
+    # Too many streams for one round: C-requests miss whatever the order,
+    # and the run says so rather than only counting them.
+    cfg = tmp_path / "over.yaml"
+    cfg.write_text("c_requests: 2000\nrounds: 20\nruns: 1\nlambdas: [10]\nalgorithms: [sptf]\n")
+    res = cli("simulate", "media", cfg, "--out", tmp_path / "o", "--workers", "1")
+    assert res.exit_code == 0, res.output
+    assert "warning:" in res.stderr and "missed their round" in res.stderr
+    assert "missed their round" in (tmp_path / "o" / "report.html").read_text()
+    ok = tmp_path / "ok.yaml"
+    ok.write_text("rounds: 50\nruns: 1\nlambdas: [10]\nalgorithms: [sptf]\n")
+    res = cli("simulate", "media", ok, "--out", tmp_path / "p", "--workers", "1")
+    assert res.exit_code == 0 and "warning" not in res.stderr
+
+
+def test_a_rate_beyond_the_queue_limit_saturates_at_once(tmp_path: Path):
+    # lambda = 1e6 put a million D-requests in the first round's queue and
+    # hung scheduling it; now the run stops as saturated before that round.
+    import time
+
+    study = parse_study(
+        {"lambdas": [1e6], "rounds": 100, "runs": 1, "algorithms": ["sptf", "ci-opt"]}, "t"
+    )
+    started = time.monotonic()
+    for algo in study.algorithms:
+        r = simulate_run(study.core_config(1e6, 0), algo)
+        assert r["saturated"] and r["rounds"] <= 1, r
+    assert time.monotonic() - started < 30

@@ -558,6 +558,10 @@ def simulate_media_cmd(
     with keep_partial(out):
         results = simulate(study, Executor(workers))
     write(out, study, results, f"seekplan simulate media {config} --out {out}")
+    if results["glitches_total"]:
+        from seekplan.media.report import glitch_warning
+
+        err_console.print(f"warning: {glitch_warning(results['glitches_total'])}")
     console.print(
         f"media: {len(study.algorithms)} algorithm(s) x {len(study.lambdas)} rate(s), "
         f"glitches {results['glitches_total']}; see {out / 'report.html'}"

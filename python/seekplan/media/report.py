@@ -64,6 +64,17 @@ def table(
     report.table(rows)
 
 
+def glitch_warning(glitches: int) -> str:
+    """Why a study has glitches: every algorithm admits a request only if the
+    round's C-plan still ends in time, so a C-request misses its round only
+    when the C-requests alone do not fit in it (docs/media.md)."""
+    return (
+        f"{glitches:,} C-requests missed their round: in those rounds the C-requests alone "
+        "needed more than the round (too many streams, or streams too large, for this disk "
+        "and round_s); no scheduler can avoid that. Lower c_requests or raise round_s."
+    )
+
+
 def write(out_dir: Path, study: MediaStudy, results: dict[str, Any], command: str) -> None:
     """Writes results.json and report.html for a study's ``simulate`` results."""
     per = results["results"]
@@ -77,6 +88,8 @@ def write(out_dir: Path, study: MediaStudy, results: dict[str, Any], command: st
         f"'saturated' when the D-queue outgrew {study.setting('queue_limit')} requests and the "
         "run stopped early."
     )
+    if results["glitches_total"]:
+        rep.text(glitch_warning(results["glitches_total"]))
     table(rep, per)
     plot(rep, per, "d_mean_response_s", "response", "Mean D-request response time")
     plot(rep, per, "fairness", "fairness", "Fairness index of D-request response times")

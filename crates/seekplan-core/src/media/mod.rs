@@ -255,6 +255,13 @@ fn run(
         let end_s = start_s + cfg.round_s;
         let mut cs = workload.c_requests(start_s);
         let arrivals = workload.d_arrivals(end_s);
+        // One round's arrivals beyond the queue limit saturate the run
+        // before the round is scheduled: scheduling a round costs up to
+        // the square of its queue, and lambda = 1e6 hung in its first round.
+        if arrivals.len() > cfg.queue_limit {
+            saturated = true;
+            break;
+        }
         dir = start_direction(&cs, head, dir);
         let at_start = Head {
             cylinder: head.cylinder,
