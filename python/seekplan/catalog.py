@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import ArgumentError, SeekplanError, quote, require_bool, require_path
 from seekplan.io import MAX_INT, read_text
 
 #: The largest count the core's model parameters hold (u32); byte figures
@@ -329,7 +330,7 @@ def _load(
     drives, robots = dict(shipped_drives), dict(shipped_robots)
     path = extra or os.environ.get("SEEKPLAN_DEVICES")
     if path:
-        p = Path(path)
+        p = require_path(path, "devices")
         if not p.is_file():
             what = "is not a regular file" if p.exists() else "does not exist"
             raise SeekplanError(f"device file {p} {what}")
@@ -362,6 +363,31 @@ def drive_entry(name: str, devices: str | Path | None = None) -> DriveEntry:
 COSTS = ("drive", "cta")
 
 
+def _check_layout(track_starts: Any, capacity: Any) -> None:
+    """make_drive's layout arguments as the core takes them, or a
+    SeekplanError naming the argument (not an OverflowError from the
+    binding's conversion)."""
+
+    def whole(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if track_starts is not None:
+        if isinstance(track_starts, str | bytes) or not isinstance(track_starts, Sequence):
+            raise SeekplanError(
+                f"track_starts: expected a list of block numbers, got {type(track_starts).__name__}"
+            )
+        for i, block in enumerate(track_starts):
+            if not whole(block) or not 0 <= block <= MAX_INT:
+                raise SeekplanError(
+                    f"track_starts[{i}]: {quote(block)} is not a block number between 0 and "
+                    f"{MAX_INT}"
+                )
+    if capacity is not None and (not whole(capacity) or not 1 <= capacity <= MAX_INT):
+        raise SeekplanError(
+            f"capacity: {quote(capacity)} is not a number of blocks between 1 and {MAX_INT}"
+        )
+
+
 def make_drive(
     name: str,
     track_starts: list[int] | None = None,
@@ -373,7 +399,11 @@ def make_drive(
     """A cost model for drive ``name`` with a nominal or a given tape layout;
     ``cost="cta"`` times its locates by CTA's heuristic (LTO drives only);
     ``read_through=False`` gives the drive as a seek measurement sees it."""
+    if not isinstance(name, str):
+        raise ArgumentError(f"drive: expected a drive's name, got {quote(name)}")
+    require_bool(read_through, "read_through")
     entry = drive_entry(name, devices)
+    _check_layout(track_starts, capacity)
     if entry.model is None:
         raise SeekplanError(
             f"drive {name!r} has mechanics only (load, unload, rate), no locate model; "

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from seekplan.errors import SeekplanError, quote
+from seekplan.errors import SeekplanError, quote, require_path
 from seekplan.io import non_finite_field, read_text
 
 M = TypeVar("M", bound=BaseModel)
@@ -171,7 +171,7 @@ def load_yaml(path: str | Path) -> Any:
     """The parsed content of a YAML file; unreadable files, bad YAML,
     documents that expand past :data:`MAX_CONFIG_VALUES` values and values
     JSON cannot hold (dates, sets, binary) are errors naming the field."""
-    p = Path(path)
+    p = require_path(path, "config")
     text = read_text(p, "config", MAX_CONFIG_CHARS)
     try:
         data = yaml.load(text, Loader=_Loader)

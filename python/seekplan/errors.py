@@ -4,6 +4,8 @@ and the interruption of a sweep, which keeps what finished."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 #: Longest rendering of a bad value quoted back in an error message.
@@ -23,14 +25,33 @@ class SeekplanError(Exception):
     """Bad input or an impossible request; the CLI prints it and exits with 2."""
 
 
+class ArgumentError(SeekplanError, TypeError):
+    """A Python argument of the wrong type: a SeekplanError, as the API
+    raises for all bad input, and a TypeError, as Python code expects."""
+
+
 def require_type(value: Any, expected: type, what: str, hint: str) -> None:
-    """Raises SeekplanError unless ``value`` is an ``expected``: a Python
+    """Raises ArgumentError unless ``value`` is an ``expected``: a Python
     caller passing the wrong thing gets the argument named and how to make
     the right one (``hint``), not an AttributeError from deep inside."""
     if not isinstance(value, expected):
-        raise SeekplanError(
+        raise ArgumentError(
             f"{what}: expected a {expected.__name__} ({hint}), got {type(value).__name__}"
         )
+
+
+def require_path(value: Any, what: str) -> Path:
+    """A file argument as a Path: a str or os.PathLike, else ArgumentError."""
+    if isinstance(value, str | os.PathLike):
+        return Path(value)
+    raise ArgumentError(f"{what}: expected a file path, got {type(value).__name__}")
+
+
+def require_bool(value: Any, what: str) -> bool:
+    """A flag argument: True or False, else ArgumentError."""
+    if isinstance(value, bool):
+        return value
+    raise ArgumentError(f"{what}: expected True or False, got {quote(value)}")
 
 
 class Interrupted(Exception):

@@ -17,7 +17,7 @@ from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
-from seekplan.errors import SeekplanError, quote
+from seekplan.errors import SeekplanError, quote, require_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -208,7 +208,7 @@ def capped_lines(f: TextIO, origin: str) -> Iterator[str]:
 def read_lines(path: str | Path) -> list[str]:
     """A text file's lines with their endings (for csv); unreadable, or a
     line longer than :data:`MAX_LINE_CHARS`, is an error naming the line."""
-    p = Path(path)
+    p = require_path(path, "file")
     try:
         with p.open(newline="", encoding="utf-8-sig") as f:
             return list(capped_lines(f, str(p)))
@@ -220,7 +220,7 @@ def read_text(path: str | Path, what: str = "file", limit: int = MAX_TEXT_CHARS)
     """A whole text file of at most ``limit`` characters; unreadable or
     larger is an error naming the file (OSError and UnicodeDecodeError
     become SeekplanError)."""
-    p = Path(path)
+    p = require_path(path, what)
     try:
         with p.open(encoding="utf-8") as f:
             text = f.read(limit + 1)

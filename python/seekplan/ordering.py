@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from seekplan import _core
-from seekplan.errors import SeekplanError
+from seekplan.errors import ArgumentError, SeekplanError, quote, require_bool
 from seekplan.io import MAX_INT, Request, RequestBatch, as_matrix, check_costs, write_row
 
 if TYPE_CHECKING:
@@ -153,7 +153,17 @@ def _options(
 ) -> dict[str, Any]:
     """Keyword arguments of the core's order functions (its default seed and
     kick budget when None)."""
-    out: dict[str, Any] = {"time_limit": time_limit, "bound": bound, "progress": progress}
+    if progress is not None and not callable(progress):
+        raise ArgumentError(f"progress: expected a function or None, got {quote(progress)}")
+    if time_limit is not None and (
+        isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
+    ):
+        raise ArgumentError(f"time limit: expected seconds or None, got {quote(time_limit)}")
+    out: dict[str, Any] = {
+        "time_limit": time_limit,
+        "bound": require_bool(bound, "bound"),
+        "progress": progress,
+    }
     if iterations is not None:
         real = isinstance(iterations, numbers.Real) and not isinstance(iterations, bool)
         if real and not 0 <= iterations <= MAX_ITERATIONS:

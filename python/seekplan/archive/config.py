@@ -13,6 +13,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import checked_by_core, load_yaml, settings
+from seekplan.errors import require_path
 from seekplan.hardware import drive_figures, robot_figures
 
 
@@ -75,4 +76,5 @@ def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:
 
 def load_config(path: str | Path) -> ArchiveConfig:
     """Reads and checks a YAML config; errors name the file and the field."""
-    return parse_config(load_yaml(Path(path)), str(path))
+    p = require_path(path, "config")
+    return parse_config(load_yaml(p), str(p))

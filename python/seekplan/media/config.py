@@ -13,7 +13,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import load_yaml, require_finite, settings
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, require_path
 
 
 class MediaStudy:
@@ -83,7 +83,7 @@ def parse_study(data: Any, origin: str = "config") -> MediaStudy:
 def load_config(path: str | Path) -> MediaStudy:
     """Reads and checks a YAML study config (the shape of recall's and
     archive's ``load_config``)."""
-    p = Path(path)
+    p = require_path(path, "config")
     return parse_study(load_yaml(p), str(p))
 
 

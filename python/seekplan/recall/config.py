@@ -12,7 +12,7 @@ from typing import Any
 
 from seekplan import _core
 from seekplan.config import checked_by_core, load_yaml, settings
-from seekplan.errors import SeekplanError
+from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import named_recall_robot
 
 
@@ -45,7 +45,7 @@ def parse_config(data: Any, origin: str = "config") -> RecallConfig:
 
 def load_config(path: str | Path) -> RecallConfig:
     """Reads a YAML config; relative workload paths are relative to the file."""
-    p = Path(path)
+    p = require_path(path, "config")
     data = load_yaml(p)
     workload = data.get("workload") if isinstance(data, dict) else None
     if isinstance(workload, dict) and workload.get("kind") == "files":
