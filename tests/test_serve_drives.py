@@ -226,7 +226,8 @@ def test_the_drive_table_agrees_with_the_queues_and_shows_each_reads_rate(tmp_pa
                     seen["reading"] += 1
                     assert d["rate_mb_s"] > 0 and d["file"], d
                 else:
-                    assert d["rate_mb_s"] == 0 and d["file"] is None, d
+                    assert d["rate_mb_s"] == 0, d
+                    assert (d["file"] is None) == (d["activity"] != "starting"), d
                 if d["activity"] == "mounting":
                     seen["mounting"] += 1
                     assert d["tape"] is not None, d

@@ -291,6 +291,7 @@ class Drives:
         with self.sched.lock:
             t0 = self.clock.now()
             drive.read_started, drive.read_estimate_s = t0, estimate
+            drive.activity = "reading"
             self.deadlines[d] = t0 + self.deadline.seconds(estimate)
             my_id = self.read_ids[d]
         failure = None
@@ -300,7 +301,6 @@ class Drives:
             failure = failure_of(e)
         if self.stopping:
             return  # left STARTED: read again after the restart
-        elapsed = self.clock.now() - t0
         with self.sched.lock:
             given_up = self.read_ids[d] != my_id
             self.deadlines[d] = None
@@ -313,23 +313,21 @@ class Drives:
                 self.backend.evict(job.path)  # a late copy nobody counts on
             return
         if failure is None:
-            self._completed(d, job, elapsed)
+            self._completed(d, job)
         else:
             self._failed(d, job, failure)
 
-    def _completed(self, d: int, job: Job, elapsed: float) -> None:
+    def _completed(self, d: int, job: Job) -> None:
         """The read is whole: its rows are COMPLETED and pin the copy, but
         for rows released meanwhile. The store's lock is held from taking the
         rows to committing them, so a release sees a row either still in the
         job or committed with its pin, never in between."""
-        drive = self.sched.drives[d]
         with self.store.wlock:
             with self.sched.lock:
                 self.sched.finished(d, job)
                 rows = list(job.rows.items())
                 pinned = job.pins()
                 job.rows.clear()
-                drive.rate_mb_s = job.size / 1e6 / elapsed if elapsed > 0 else 0.0
                 self.notify()
             if rows:
                 self.store.transition(

@@ -185,10 +185,9 @@ class DriveState:
     head: int = 0
     plan: list[Job] = field(default_factory=list)
     current: Job | None = None
-    #: Short word for the status page: empty, mounting, reading, idle, unmounting, planning.
+    #: Short word for the status page: empty, mounting, starting, reading, idle,
+    #: unmounting, planning.
     activity: str = "empty"
-    #: MB/s of the last read (locate included).
-    rate_mb_s: float = 0.0
     planning: bool = False
     #: Bytes read since the tape was mounted (the session so far).
     mount_bytes: int = 0
@@ -494,7 +493,9 @@ class Scheduler:
             if drive.plan:
                 job = drive.plan.pop(0)
                 drive.current = job
-                drive.activity = "reading"
+                # "reading" once the read is timed (Drives.read): until
+                # then the drive marks the file STARTED.
+                drive.activity = "starting"
                 return Action("read", job=job, tape=drive.held)
         t = self._most_relevant(now)
         if t is None:

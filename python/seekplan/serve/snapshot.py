@@ -50,14 +50,14 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
             rate = (
                 dr.current.size / 1e6 / dr.read_estimate_s
                 if reading and dr.current is not None and dr.read_estimate_s > 0
-                else (dr.rate_mb_s if reading else 0.0)
+                else 0.0
             )
             rows.append(
                 {
                     "drive": dr.index,
                     "tape": sched.tape_names[tape] if tape is not None else None,
                     "activity": dr.activity,
-                    "file": dr.current.path if reading and dr.current is not None else None,
+                    "file": dr.current.path if dr.current is not None else None,
                     "rate_mb_s": rate,
                 }
             )
