@@ -17,6 +17,7 @@ import json
 import time
 
 from seekplan.archive import simulate
+from seekplan.build import require_release_build
 from seekplan.experiments.bluewaters import GB, MB, TB, config
 
 CASES = [
@@ -64,4 +65,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -19,6 +19,7 @@ import numpy as np
 from atsp_families import FAMILIES, instance
 
 import seekplan
+from seekplan.build import require_release_build
 
 ALGOS = ["patch", "bnb", "best"]
 
@@ -91,4 +92,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

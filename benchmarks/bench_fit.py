@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 
+from seekplan.build import require_release_build
 from seekplan.catalog import measured_drive
 from seekplan.fit import find_track_starts, fit_seeks
 from seekplan.fit.virtual import BlockTiming, random_layout, seek_log, write_log
@@ -83,4 +84,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

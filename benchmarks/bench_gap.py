@@ -10,6 +10,7 @@ import argparse
 import time
 
 import seekplan
+from seekplan.build import require_release_build
 from seekplan.workload import uniform_batch
 
 
@@ -33,4 +34,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -13,6 +13,7 @@ import sys
 import time
 
 import seekplan
+from seekplan.build import require_release_build
 
 
 def main() -> None:
@@ -30,4 +31,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 import seekplan
+from seekplan.build import require_release_build
 from seekplan.io import Request
 
 DRIVE = "lto9"
@@ -113,4 +114,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from seekplan.build import require_release_build
+
 SEEKPLAN = str(Path(sys.executable).with_name("seekplan"))
 
 
@@ -84,4 +86,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

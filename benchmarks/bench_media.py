@@ -14,6 +14,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from seekplan.build import require_release_build
 from seekplan.media import MediaStudy, algorithms, simulate_run
 
 BASELINE = "tps-scan-scan"
@@ -48,4 +49,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

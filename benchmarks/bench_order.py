@@ -34,6 +34,7 @@ from seek_matrices import PATTERNS, seek_matrix
 
 import seekplan
 from seekplan import _core
+from seekplan.build import require_release_build
 from seekplan.workload import uniform_batch
 
 DRIVE = "mlr1"
@@ -203,4 +204,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from seekplan.build import require_release_build
 from seekplan.io import read_requests
 from seekplan.sites import read_parquet_requests
 
@@ -55,4 +56,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

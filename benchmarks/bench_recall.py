@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+from seekplan.build import require_release_build
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 import simpy_recall  # noqa: E402
@@ -200,4 +202,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

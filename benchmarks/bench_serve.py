@@ -31,6 +31,8 @@ from pathlib import Path
 import httpx
 import yaml
 
+from seekplan.build import require_release_build
+
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from bench_serve_wlcg import poll_rate  # noqa: E402
@@ -357,4 +359,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 import seekplan.fit.turns as turns
+from seekplan.build import require_release_build
 from seekplan.fit.virtual import BlockTiming, random_layout, write_log
 
 CAP = 396_728  # MLR1: 13 GB / 32 KB
@@ -71,4 +72,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from seekplan.build import require_release_build
 from seekplan.catalog import make_drive
 from seekplan.ordering import order
 from seekplan.workload import uniform_batch
@@ -97,4 +98,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

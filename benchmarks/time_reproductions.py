@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from seekplan.build import require_release_build
 from seekplan.experiments import EXPERIMENTS
 
 SEEKPLAN = str(Path(sys.executable).parent / "seekplan")
@@ -56,4 +57,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    require_release_build()
     main()

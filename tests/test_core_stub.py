@@ -42,3 +42,16 @@ def test_declared_parameters_match_the_extension_signatures():
             if p.strip() and p.strip() not in ("/", "*", "$module")
         ]
         assert [a.arg for a in node.args.args] == real, name
+
+
+def test_benchmarks_refuse_a_test_build():
+    import pytest
+
+    from seekplan.build import debug_assertions, require_release_build
+
+    # ./dev test's ci build checks debug assertions; a release build does not.
+    if debug_assertions():
+        with pytest.raises(SystemExit, match="release build"):
+            require_release_build()
+    else:
+        assert require_release_build() is None

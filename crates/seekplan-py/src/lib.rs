@@ -460,5 +460,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ITERATIONS", MAX_ITERATIONS)?;
     m.add("MAX_TIME_LIMIT_S", MAX_TIME_LIMIT_S)?;
     m.add("MAX_GAP", MAX_GAP)?;
+    // Whether this build checks debug assertions (`./dev test`'s ci
+    // profile): benchmarks refuse such a build (seekplan.build).
+    m.add("DEBUG_ASSERTIONS", cfg!(debug_assertions))?;
     Ok(())
 }
