@@ -189,7 +189,7 @@ def test_glitches_are_explained_on_stderr_and_in_the_report(cli, tmp_path: Path)
     # Too many streams for one round: C-requests miss whatever the order,
     # and the run says so rather than only counting them.
     cfg = tmp_path / "over.yaml"
-    cfg.write_text("c_requests: 2000\nrounds: 20\nruns: 1\nlambdas: [10]\nalgorithms: [sptf]\n")
+    cfg.write_text("c_requests: 2000\nrounds: 3\nruns: 1\nlambdas: [10]\nalgorithms: [sptf]\n")
     res = cli("simulate", "media", cfg, "--out", tmp_path / "o", "--workers", "1")
     assert res.exit_code == 0, res.output
     assert "warning:" in res.stderr and "missed their round" in res.stderr
