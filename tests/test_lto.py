@@ -265,6 +265,9 @@ def test_cta_judge_orders_and_times_every_move_by_ctas_heuristic(cli, tmp_path) 
     assert r.exit_code == 2 and "unknown cost" in r.output
     r = cli("order", req, "--drive", "lto9", "--cost", "cta", "--json")
     assert r.exit_code == 0, r.output
+    r = cli("order", req, "--drive", "lto9", "--cost", "cta")
+    assert "CTA's cost heuristic's (--cost cta)" in " ".join(r.output.split())
+    assert "CTA's" not in cli("order", req, "--drive", "lto9").output
 
 
 @pytest.mark.parametrize(("name", "native_tb"), [("lto10", 30), ("lto10p", 40)])

@@ -305,6 +305,11 @@ def order_cmd(
             else ""
         )
         + (f"; order {summary['order']}" if matrix is not None else "")
+        + (
+            "; every time here is CTA's cost heuristic's (--cost cta), not the drive model's"
+            if cost == "cta" and matrix is None
+            else ""
+        )
     )
     if fseq_s is not None:
         saving = 1 - result.total_s / fseq_s if fseq_s > 0 else 0.0
