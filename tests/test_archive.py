@@ -138,7 +138,7 @@ def test_reproduce_help_lists_every_paper_with_its_run_time(cli):
     for name, rep in EXPERIMENTS.items():
         assert f"{name}: {rep.paper}" in text, name
         assert rep.quick_s > 0 and rep.full_s > 0, name
-    assert "--quick ~26 s, full ~106 s" in text  # sandsta, as measured
+    assert "--quick ~12 s, full ~46 s" in text  # sandsta, as measured
     r = cli("reproduce", "no-such-paper", "--out", "x")
     assert r.exit_code == 2 and "choose one of" in r.output
 
