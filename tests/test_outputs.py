@@ -136,3 +136,40 @@ def test_fit_refuses_to_write_its_geometry_over_the_log(cli, tmp_path):
     r = cli("fit", "track-starts", log, "--out", log)
     assert r.exit_code == 2 and "writing it would overwrite that" in r.output
     assert log.read_text() == "block,seconds\n0,0\n1,1\n"
+
+
+def test_report_numbers_are_for_people():
+    from seekplan.report.html import number
+
+    assert number(1.23e-05) == "0.0000123" and "e" not in number(4.5e-9)
+    assert number(12345.6) == "12,346" and number(3.14159) == "3.142"
+    assert number(float("nan")) == "–" and number(0.0) == "0"
+
+
+def test_report_plots_start_at_zero_and_captions_do_not_repeat_titles(tmp_path):
+    from matplotlib.figure import Figure
+
+    from seekplan.report import Report
+
+    fig = Figure()
+    ax = fig.add_subplot()
+    ax.plot([1, 2, 3], [50, 52, 51])
+    ax.set_title("Throughput")
+    rep = Report("t", tmp_path)
+    rep.figure(fig, "f", "Throughput")
+    assert ax.get_ylim()[0] == 0
+    rep.table([{"a": float("nan"), "b": 1.5e-6, "c": 1234567}])
+    page = rep.write().read_text()
+    assert "<figcaption>" not in page
+    assert "nan" not in page and "e-06" not in page and "1,234,567" in page
+
+
+def test_one_recall_run_has_no_placeholder_legend_and_says_why_drives_idle(cli, tmp_path):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    r = cli("simulate", "recall", examples / "recall.yaml", "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    page = (tmp_path / "report.html").read_text()
+    assert "On average" in page and "strategy.max_active_tapes = 1" in page
+    assert "sampled every 600 s of virtual time" in page

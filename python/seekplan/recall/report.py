@@ -35,8 +35,33 @@ def series_figure(runs: dict[str, dict[str, Any]]) -> Figure:
     bottom.set_xlabel("virtual time (h)")
     for ax in (top, bottom):
         ax.grid(alpha=0.3)
-    top.legend(fontsize=7, ncol=3)
+    if len(runs) > 1:
+        top.legend(fontsize=7, ncol=3)
+    else:
+        top.set_title(next(iter(runs)), fontsize=9)
     return fig
+
+
+def idle_drives_text(config: dict[str, Any], result: dict[str, Any]) -> str:
+    """Why fewer drives read than the library has, when they do: a drive
+    reads only a tape whose files the requester has passed on to the tape
+    system, so the strategy's tapes in flight and the queue bound them."""
+    drives = int(config["library"]["drives"])
+    busy = result["series"]["busy_drives"]
+    mean = sum(busy) / len(busy) if busy else 0.0
+    text = f"On average {mean:.1f} of {drives} drives were busy (peak {max(busy, default=0)})."
+    if mean >= drives / 2:
+        return text
+    strategy = config["strategy"]
+    knob = next((k for k in ("tapes", "max_active_tapes") if k in strategy), None)
+    cap = f" (strategy.{knob} = {strategy[knob]} here)" if knob else ""
+    return text + (
+        " A drive reads only a tape whose files the requester has passed on to the tape "
+        f"system: the tapes the {strategy['name']} strategy keeps in flight{cap} and the "
+        f"tape system's queue (library.queue_size = {config['library']['queue_size']:,}) "
+        "bound how many drives have work. Raise them, or compare strategies with "
+        "--trace, to keep more drives reading."
+    )
 
 
 def write_run(out_dir: Path, config: dict[str, Any], result: dict[str, Any]) -> Path:
@@ -55,7 +80,12 @@ def write_run(out_dir: Path, config: dict[str, Any], result: dict[str, Any]) -> 
         + f"; {result['events']:,} events."
     )
     rep.heading("Throughput and busy drives over time")
-    rep.figure(series_figure({"run": result}), "series", "sampled every interval")
+    rep.text(idle_drives_text(config, result))
+    rep.figure(
+        series_figure({config["strategy"]["name"]: result}),
+        "series",
+        f"sampled every {config.get('sample_s', 600):g} s of virtual time",
+    )
     rep.heading("Config")
     rep.code("\n".join(f"{k}: {v}" for k, v in config.items()))
     return rep.write()

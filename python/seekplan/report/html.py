@@ -5,29 +5,73 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import matplotlib
+from cycler import cycler
 
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
+# One style for every report's plots: each series gets a colour and a dash
+# pattern of its own, so a series lying on another (two strategies with the
+# same busy drives) still shows through its gaps.
+matplotlib.rcParams["axes.prop_cycle"] = cycler(
+    color=["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf"],
+    linestyle=["-", (0, (5, 2)), (0, (1, 1.5)), (0, (5, 2, 1, 2)), (0, (8, 3)), "-",
+               (0, (5, 2)), (0, (1, 1.5)), (0, (5, 2, 1, 2)), (0, (8, 3))],
+)  # fmt: skip
+
 _STYLE = """
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
-th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:right}
+table{display:block;max-width:100%;overflow-x:auto}
+th,td{border:1px solid #ccc;padding:0.25em 0.6em;text-align:right;vertical-align:top}
 th{background:#f3f3f3} td:first-child,th:first-child{text-align:left}
+td.prose{text-align:left;min-width:16em}
 .holds{color:#1a7f37;font-weight:bold} .fails{color:#b42318;font-weight:bold}
 code,pre{background:#f6f6f6;padding:0.1em 0.3em} img{max-width:100%}
+pre{white-space:pre-wrap;overflow-wrap:anywhere}
 """
 
 
+def number(v: float) -> str:
+    """A number for people: thousands separators, four significant digits,
+    never an exponent (0.0000123, not 1.23e-05), and "–" for a missing one."""
+    if math.isnan(v):
+        return "–"
+    if math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    if v == 0 or abs(v) >= 1e4:
+        return f"{v:,.0f}"
+    if abs(v) >= 1:
+        return f"{v:,.4g}" if abs(v) >= 1e3 else f"{v:.4g}"
+    decimals = 3 - math.floor(math.log10(abs(v)))
+    return f"{v:.{decimals}f}".rstrip("0").rstrip(".")
+
+
 def _cell(v: Any) -> str:
+    if v is None:
+        return "–"
     if isinstance(v, float):
-        return f"{v:,.4g}" if abs(v) < 1e4 else f"{v:,.0f}"
+        return number(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
     return html.escape(str(v))
+
+
+def _from_zero(fig: Figure) -> None:
+    """Linear y axes of positive data start at zero, so a ratio read off the
+    plot is the ratio of the heights."""
+    for ax in fig.axes:
+        if ax.get_yscale() == "linear":
+            lo, hi = ax.get_ylim()
+            if 0 < lo < hi:
+                ax.set_ylim(bottom=0)
 
 
 class Report:
@@ -70,8 +114,9 @@ class Report:
             mark = "holds" if c["holds"] else "does not hold"
             css = "holds" if c["holds"] else "fails"
             rows.append(
-                f"<tr><td>{html.escape(c['id'])}</td><td>{html.escape(c['text'])}</td>"
-                f"<td class='{css}'>{mark}</td><td>{html.escape(c['evidence'])}</td></tr>"
+                f"<tr><td>{html.escape(c['id'])}</td><td class='prose'>{html.escape(c['text'])}"
+                f"</td><td class='{css}'>{mark}</td>"
+                f"<td class='prose'>{html.escape(c['evidence'])}</td></tr>"
             )
         self._parts.append(
             "<table><tr><th>id</th><th>claim</th><th>result</th><th>evidence</th></tr>"
@@ -80,7 +125,12 @@ class Report:
         )
 
     def figure(self, fig: Figure, name: str, caption: str = "") -> None:
-        """Embeds a matplotlib figure and saves it as NAME.png beside the report."""
+        """Embeds a matplotlib figure and saves it as NAME.png beside the
+        report; linear y axes of positive data start at zero, and a caption
+        that only repeats a panel's title is left out."""
+        _from_zero(fig)
+        if caption and caption.strip() in {ax.get_title().strip() for ax in fig.axes}:
+            caption = ""
         fig.savefig(self.out_dir / f"{name}.png", dpi=110, bbox_inches="tight")
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
