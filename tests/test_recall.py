@@ -484,3 +484,17 @@ def test_a_recall_config_names_its_library_from_the_catalog():
     assert cfg.library["robot"] == {"arms": 4, "fetch_s": 12.5, "return_s": 12.5}
     with pytest.raises(SeekplanError, match="library.robot: unknown library 'nope'"):
         parse_config({"library": {"robot": "nope"}})
+
+
+def test_a_trace_dcache_stages_nothing_from_says_why(cli, tmp_path):
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    r = cli(
+        "simulate", "recall", examples / "recall.yaml", "--trace", examples / "trace.csv",
+        "--out", tmp_path,
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    said = " ".join(r.output.split())
+    assert "dcache: nothing staged in 12 h (dCache's rules pass a tape on only once" in said
+    assert "1,000 requests; none was reached" in said

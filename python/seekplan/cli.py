@@ -498,7 +498,8 @@ def _every_strategy(
         assert catalog is not None and tapes is not None
         campaign = dcache_campaign(catalog, tapes, block_bytes)
         source = f"{catalog} on {tapes}"
-    runs = {name: simulate(c, campaign) for name, c in configs(cfg).items()}
+    run_configs = configs(cfg)
+    runs = {name: simulate(c, campaign) for name, c in run_configs.items()}
     summary = {
         "path": source,
         "requests": campaign.files,
@@ -509,7 +510,10 @@ def _every_strategy(
     for name, r in runs.items():
         m = r["metrics"]
         if m["files_staged"] == 0:
-            console.print(f"{name:>14}: nothing staged in {cfg.data['duration_h']:g} h")
+            console.print(
+                f"{name:>14}: nothing staged in {cfg.data['duration_h']:g} h"
+                + why_nothing_staged(run_configs[name].data["strategy"])
+            )
             continue
         console.print(
             f"{name:>14}: {m['throughput_mb_s']:.1f} MB/s, {m['mounts']} mounts, "
@@ -574,6 +578,22 @@ def simulate_media_cmd(
 
 
 # ---- fit (Johnson & Miller, Write-Turn / Read-Turn) ---------------------
+
+
+def why_nothing_staged(strategy: dict[str, Any]) -> str:
+    """Why a trace replay staged nothing: dCache's rules hold every tape
+    until one of their thresholds is reached."""
+    if strategy.get("name") != "dcache":
+        return ""
+    count = strategy.get("min_request_count")
+    return (
+        f" (dCache's rules pass a tape on only once a request on it is "
+        f"{strategy['max_time_in_queue_s'] / 3600:g} h old, its requests reach "
+        f"{strategy['min_tape_recall_pct']:g} % of its capacity or {strategy['min_used_pct']:g} % "
+        "of its used space"
+        + (f", or it has {count:,} requests" if count is not None else "")
+        + "; none was reached: lower them under strategy: or run longer with duration_h)"
+    )
 
 
 def _warn(warnings: list[str]) -> None:
