@@ -24,7 +24,11 @@ def test_example_recall_config_runs(cli, tmp_path):
 def test_example_archive_config_runs(cli, tmp_path):
     r = cli("simulate", "archive", EXAMPLES / "archive.yaml", "--out", tmp_path)
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "metrics.json").exists()
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    # The report says what the run shows from its own numbers.
+    page = (tmp_path / "report.html").read_text()
+    assert f"{metrics['requests']:,} archive requests" in page and "HETERO" in page
+    assert "mean response (s)" in page and "nan" not in page
 
 
 def test_the_three_simulators_share_load_config_and_simulate():

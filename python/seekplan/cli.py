@@ -530,21 +530,24 @@ def _every_strategy(
 @friendly
 def simulate_archive_cmd(
     config: Annotated[Path, typer.Argument(help="YAML config (see docs/archive.md)")],
-    out: Annotated[Path, typer.Option(help="Directory for metrics.json")],
+    out: Annotated[Path, typer.Option(help="Directory for metrics.json and report.html")],
 ) -> None:
     """Simulate RAIT / PARALLEL / VERTICAL / HETERO archival on a tape platform."""
     from seekplan.archive import load_config, simulate
+    from seekplan.archive.report import summary, write_run
     from seekplan.io import write_json
 
     output_dir(out)
     cfg = load_config(config)
     metrics = simulate(cfg)
     write_json(out / "metrics.json", {"config": cfg.data, **metrics})
+    report = write_run(out, cfg.data, metrics, f"seekplan simulate archive {config} --out {out}")
     table = Table("metric", "value")
     for key, value in metrics.items():
         table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
     console.print(table)
-    console.print(f"written {out / 'metrics.json'}")
+    console.print(summary(str(cfg.data.get("policy", "?")), metrics))
+    console.print(f"written {out / 'metrics.json'} and {report}")
 
 
 # ---- simulate media (Balafoutis) ----------------------------------------
