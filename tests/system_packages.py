@@ -81,3 +81,23 @@ def ensure_debian_packages(
         # broken installation, not an environment without a mirror.
         pytest.fail(f"apt-get installed {' '.join(missing)} but dpkg lists {still} as missing")
     say(config, f"{why}: installed {' '.join(missing)}")
+
+
+def chromium_path() -> str:
+    """Debian's chromium, installed here if missing; fails (not skips) when
+    it cannot be installed: the page checks are part of what CI proves."""
+    found = shutil.which("chromium")
+    if found:
+        return found
+    steps = (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"])
+    for cmd in steps:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        if out.returncode != 0:
+            pytest.fail(
+                f"cannot install Debian's chromium for the page tests ({' '.join(cmd)}: "
+                f"{out.stderr.strip()[-500:]}); install it with 'apt-get install chromium'"
+            )
+    found = shutil.which("chromium")
+    if not found:
+        pytest.fail("apt-get installed chromium but no 'chromium' executable is on PATH")
+    return found

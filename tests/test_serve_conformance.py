@@ -4,8 +4,6 @@ on the request lifecycle, and the status page in a real browser."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import time
 
 import hypothesis.strategies as st
@@ -16,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from serve_support import write_catalog
+from system_packages import chromium_path
 
 from seekplan.serve import build
 from seekplan.serve.config import load_stage_config
@@ -236,32 +235,12 @@ def test_lifecycle_state_machine(tmp_path, store, request):
     Lifecycle.TestCase().runTest()
 
 
-def _chromium() -> str:
-    """Debian's chromium, installed here if missing; fails (not skips) when
-    it cannot be installed."""
-    found = shutil.which("chromium")
-    if found:
-        return found
-    steps = (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium"])
-    for cmd in steps:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-        if out.returncode != 0:
-            pytest.fail(
-                f"cannot install Debian's chromium for the status-page test ({' '.join(cmd)}: "
-                f"{out.stderr.strip()[-500:]}); install it with 'apt-get install chromium'"
-            )
-    found = shutil.which("chromium")
-    if not found:
-        pytest.fail("apt-get installed chromium but no 'chromium' executable is on PATH")
-    return found
-
-
 def test_status_page_in_chromium(tmp_path):
     """The status page in a real browser: the queues table lists the tapes
     with their planned order, and a screenshot of it is not blank."""
     from playwright.sync_api import sync_playwright
 
-    executable = _chromium()
+    executable = chromium_path()
     # 20x real time: a mount takes 0.65 s and a 2 GB read 0.4 s, so after
     # 1.5 s both drives have a tape mounted and its plan made.
     app, svc, paths = make(tmp_path, str(tmp_path / "p.db"), time_scale=20.0)
