@@ -213,3 +213,19 @@ def test_a_rate_beyond_the_queue_limit_saturates_at_once(tmp_path: Path):
         r = simulate_run(study.core_config(1e6, 0), algo)
         assert r["saturated"] and r["rounds"] <= 1, r
     assert time.monotonic() - started < 30
+
+
+def test_the_media_report_says_what_each_plot_shows(tmp_path: Path):
+    from seekplan.media.report import what_it_shows
+
+    def point(response: float, saturated: bool = False) -> dict:
+        return {"d_mean_response_s": response, "fairness": 0.5, "saturated": saturated}
+
+    per = {
+        "sptf": {"10": point(0.2), "30": point(0.3), "60": point(0.0, True)},
+        "scan": {"10": point(0.4), "30": point(0.9), "60": point(2.0)},
+    }
+    text = what_it_shows(per, "d_mean_response_s", lower_is_better=True)
+    assert "At lambda 30, the heaviest load no algorithm saturated at, sptf has the lowest" in text
+    assert "0.3, and scan the highest, 0.9" in text
+    assert "Saturated (left out of the plot): sptf from lambda 60." in text

@@ -42,6 +42,36 @@ def plot(
     report.figure(fig, name, title)
 
 
+def what_it_shows(
+    per: dict[str, dict[str, dict[str, Any]]], metric: str, lower_is_better: bool
+) -> str:
+    """A paragraph from the study's numbers: at the heaviest rate every
+    algorithm reached, which one leads on ``metric`` and by how much, and
+    where algorithms saturated."""
+    label = METRICS.get(metric, metric)
+    shared = set.intersection(
+        *({float(lam) for lam, v in s.items() if not v["saturated"]} for s in per.values())
+    )
+    parts = []
+    if shared:
+        lam = max(shared)
+        values = {a: s[next(k for k in s if float(k) == lam)][metric] for a, s in per.items()}
+        ranked = sorted(values, key=values.__getitem__, reverse=not lower_is_better)
+        best, worst = ranked[0], ranked[-1]
+        parts.append(
+            f"At lambda {lam:g}, the heaviest load no algorithm saturated at, {best} has the "
+            f"{'lowest' if lower_is_better else 'highest'} {label}, {values[best]:.4g}, and "
+            f"{worst} the {'highest' if lower_is_better else 'lowest'}, {values[worst]:.4g}."
+        )
+    saturated = sorted(
+        {f"{a} from lambda {min(float(k) for k, v in s.items() if v['saturated']):g}"
+         for a, s in per.items() if any(v["saturated"] for v in s.values())}
+    )  # fmt: skip
+    if saturated:
+        parts.append(f"Saturated (left out of the plot): {'; '.join(saturated)}.")
+    return " ".join(parts)
+
+
 def table(
     report: Report, per: dict[str, dict[str, dict[str, Any]]], labels: dict[str, str] | None = None
 ) -> None:
@@ -91,6 +121,8 @@ def write(out_dir: Path, study: MediaStudy, results: dict[str, Any], command: st
     if results["glitches_total"]:
         rep.text(glitch_warning(results["glitches_total"]))
     table(rep, per)
+    rep.text(what_it_shows(per, "d_mean_response_s", lower_is_better=True))
     plot(rep, per, "d_mean_response_s", "response", "Mean D-request response time")
+    rep.text(what_it_shows(per, "fairness", lower_is_better=False))
     plot(rep, per, "fairness", "fairness", "Fairness index of D-request response times")
     rep.write()
