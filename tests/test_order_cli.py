@@ -363,3 +363,17 @@ def test_an_exception_in_the_progress_callback_stops_the_order_and_is_raised():
 
     with pytest.raises(KeyboardInterrupt):
         seekplan.order_matrix(costs, progress=interrupt)
+
+
+def test_order_prints_the_saving_against_the_batch_as_listed(cli, requests_csv):
+    r = cli("order", requests_csv, "--drive", "mlr1", "--json")
+    data = json.loads(r.stdout)
+    listed = seekplan.order(read_requests(requests_csv), drive="mlr1", algo="fifo", bound=False)
+    assert data["fifo_s"] == pytest.approx(listed.total_s)
+    assert data["total_s"] <= data["fifo_s"]
+    r = cli("order", requests_csv, "--drive", "mlr1")
+    said = " ".join(r.output.split())
+    pct = 100 * data["total_s"] / data["fifo_s"]
+    assert f"as listed (FIFO) {data['fifo_s']:.1f} s" in said
+    assert f"best takes {pct:.1f} % of that time" in said
+    assert " min " in said  # totals also in minutes, not only raw seconds
