@@ -498,3 +498,17 @@ def test_a_trace_dcache_stages_nothing_from_says_why(cli, tmp_path):
     said = " ".join(r.output.split())
     assert "dcache: nothing staged in 12 h (dCache's rules pass a tape on only once" in said
     assert "1,000 requests; none was reached" in said
+
+
+def test_the_trace_report_says_which_strategy_staged_soonest():
+    from seekplan.recall.report import strategies_compared
+
+    def run(median: float, mounts: int, staged: int = 10) -> dict:
+        return {"metrics": {"staging_p50_min": median, "mounts": mounts, "files_staged": staged}}
+
+    text = strategies_compared({"a": run(5.0, 3), "b": run(1.5, 9), "c": run(0, 0, staged=0)})
+    assert text == (
+        "b staged files soonest (median 1.5 min, 9 mounts); a latest (median 5.0 min, 3 mounts)."
+        " Nothing staged with: c."
+    )
+    assert "the same staging" in strategies_compared({"a": run(2, 4), "b": run(2, 4)})

@@ -158,6 +158,13 @@ def _mean(xs: list[float]) -> float:
     return float(statistics.fmean(xs))
 
 
+def _relative(lead: float, other: str) -> str:
+    """A lead as people say it: "0.9 % ahead of X", "1.0 % behind X"."""
+    if round(lead, 3) == 0:
+        return f"level with {other}"
+    return f"{abs(lead) * 100:.1f} % {'ahead of' if lead > 0 else 'behind'} {other}"
+
+
 def _claims(
     per: dict[str, dict[int, float]],
     table1_ours: dict[str, dict[int, float]],
@@ -210,10 +217,10 @@ def _claims(
             "(under 1 % at 1024, about 5 % at 2048).",
             all(0 < m <= 0.10 for m in margins.values()),
             "; ".join(
-                f"{n}: LOSS ahead of MPScan* by {m:+.1%} (95 % interval "
+                f"{n}: LOSS is {_relative(m, 'MPScan*')} (its lead's 95 % interval "
                 f"{1 - loss_vs_star[n].hi:+.1%} to {1 - loss_vs_star[n].lo:+.1%}, "
-                f"{lists_at[n]} paired lists), best ahead by "
-                f"{1 - per['best'][n] / per['mpscan-star'][n]:+.1%}"
+                f"{lists_at[n]} paired lists), best is "
+                f"{_relative(1 - per['best'][n] / per['mpscan-star'][n], 'MPScan*')}"
                 for n, m in margins.items()
             )
             + "; holds if LOSS is ahead by 0-10 % at each size",

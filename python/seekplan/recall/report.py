@@ -108,6 +108,32 @@ def staging_figure(runs: dict[str, dict[str, Any]]) -> Figure:
     return fig
 
 
+def strategies_compared(runs: dict[str, dict[str, Any]]) -> str:
+    """What the comparison shows, from its numbers: the strategy with the
+    shortest median staging time against the longest, with their mounts;
+    the strategies that staged nothing are named."""
+    staged = {n: r["metrics"] for n, r in runs.items() if r["metrics"]["files_staged"] > 0}
+    idle = [n for n in runs if n not in staged]
+    parts = []
+    if staged:
+        by_median = sorted(staged, key=lambda n: staged[n]["staging_p50_min"])
+        first, last = by_median[0], by_median[-1]
+
+        def said(n: str) -> str:
+            m = staged[n]
+            return f"median {m['staging_p50_min']:,.1f} min, {m['mounts']:,} mounts"
+
+        if said(first) == said(last):
+            parts.append(f"{', '.join(by_median)}: the same staging ({said(first)}).")
+        else:
+            parts.append(
+                f"{first} staged files soonest ({said(first)}); {last} latest ({said(last)})."
+            )
+    if idle:
+        parts.append(f"Nothing staged with: {', '.join(idle)}.")
+    return " ".join(parts)
+
+
 def write_trace_runs(
     out_dir: Path, config: dict[str, Any], trace: dict[str, Any], runs: dict[str, dict[str, Any]]
 ) -> Path:
@@ -139,9 +165,14 @@ def write_trace_runs(
             }
         )
     rep.table(rows)
+    rep.text(strategies_compared(runs))
     rep.figure(staging_figure(runs), "staging", "staging-time quantiles per strategy")
     rep.heading("Throughput and busy drives over time")
-    rep.figure(series_figure(runs), "series", "sampled every interval")
+    rep.figure(
+        series_figure(runs),
+        "series",
+        f"sampled every {config.get('sample_s', 600):g} s of virtual time",
+    )
     rep.heading("Config")
     rep.code("\n".join(f"{k}: {v}" for k, v in config.items() if k != "strategy"))
     return rep.write()
