@@ -173,3 +173,15 @@ def test_one_recall_run_has_no_placeholder_legend_and_says_why_drives_idle(cli, 
     page = (tmp_path / "report.html").read_text()
     assert "On average" in page and "strategy.max_active_tapes = 1" in page
     assert "sampled every 600 s of virtual time" in page
+
+
+def test_a_series_hidden_under_another_is_named_on_the_plot():
+    from seekplan.recall.report import series_figure
+
+    def run(busy: list[int], mb: list[float]) -> dict:
+        return {"series": {"t_s": [0, 600], "busy_drives": busy, "throughput_mb_s": mb}}
+
+    fig = series_figure({"random": run([4, 4], [100, 120]), "by 4 tapes": run([4, 4], [90, 150])})
+    top, bottom = fig.axes
+    assert not top.texts and "lie on each other" in bottom.texts[0].get_text()
+    assert bottom.get_legend() is not None

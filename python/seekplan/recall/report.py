@@ -37,6 +37,13 @@ def series_figure(runs: dict[str, dict[str, Any]]) -> Figure:
         ax.grid(alpha=0.3)
     if len(runs) > 1:
         top.legend(fontsize=7, ncol=3)
+        bottom.legend(fontsize=7, ncol=3)
+        for ax, key in ((top, "throughput_mb_s"), (bottom, "busy_drives")):
+            if len({tuple(r["series"][key]) for r in runs.values()}) == 1:
+                # One line hides the others: say so rather than leave a reader
+                # looking for the missing series.
+                ax.text(0.01, 0.04, "the same for every run: the lines lie on each other",
+                        transform=ax.transAxes, fontsize=8)  # fmt: skip
     else:
         top.set_title(next(iter(runs)), fontsize=9)
     return fig
