@@ -257,3 +257,13 @@ def test_plain_and_careful_block_log_readers_agree():
     ]:
         with pytest.raises(SeekplanError, match=message):
             parse_block_log(["block,seconds\n", "0,0.1\n", row + "\n"])
+
+
+def test_a_track_count_beyond_the_tape_is_refused(cli):
+    from pathlib import Path
+
+    log = Path(__file__).resolve().parent.parent / "examples" / "fit" / "write-log.csv"
+    for tracks in ("0", "100000000000"):
+        r = cli("fit", "track-starts", log, "--tracks", tracks)
+        assert r.exit_code == 2, r.output
+        assert f"--tracks {tracks}: must be between 1 and the capacity 10800" in r.output

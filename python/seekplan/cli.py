@@ -50,6 +50,10 @@ console = Console()
 err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
+# A tape block is at most a few MiB (LTFS writes 512 KiB, CTA 256 KiB); 1 GiB
+# leaves room for any drive and refuses a typo of a few more digits.
+MAX_CTA_BLOCK_BYTES = 1 << 30
+
 DevicesOpt = Annotated[
     Path | None, typer.Option("--devices", help="Extra device catalog (TOML) to add or override")
 ]
@@ -162,7 +166,12 @@ def order_cmd(
         typer.Option("--format", help="auto (by file name), csv, parquet or cta-tapefile"),
     ] = "auto",
     cta_block_bytes: Annotated[
-        int, typer.Option(help="Bytes per block in CTA's blockId (cta-tapefile)", min=1)
+        int,
+        typer.Option(
+            help="Bytes per block in CTA's blockId (cta-tapefile), at most 1 GiB",
+            min=1,
+            max=MAX_CTA_BLOCK_BYTES,
+        ),
     ] = CTA_BLOCK_BYTES,
     drive: Annotated[str, typer.Option(help="Catalogued drive (see `seekplan drives`)")] = "mlr1",
     algo: Annotated[
@@ -696,8 +705,6 @@ def fit_track_starts_cmd(
     from seekplan.fit import find_track_starts, read_block_log, score_track_starts
     from seekplan.io import write_json
 
-    if tracks is not None and tracks < 1:
-        raise SeekplanError(f"--tracks {tracks}: must be positive")
     if out is not None:
         output_file(out, inputs=(log, truth))
     known = _track_starts(truth)

@@ -253,6 +253,9 @@ def find_track_starts(
         capacity = last
     elif last > capacity:
         raise SeekplanError(f"track log: block {last - 1} lies beyond the capacity {capacity}")
+    if tracks is not None and not 1 <= tracks <= capacity:
+        # 10^11 tracks on a 10,800-block tape was accepted and ignored.
+        raise SeekplanError(f"--tracks {tracks}: must be between 1 and the capacity {capacity}")
     warnings: list[str] = []
     gaps = np.diff(blocks)
     if not read and np.any(gaps > 1):
