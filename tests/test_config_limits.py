@@ -228,3 +228,15 @@ def test_a_drive_whose_seeks_sum_to_infinity_is_refused(cli, tmp_path):
     batch.write_text("id,block,size\n" + "".join(f"f{i},{i * 1000},10\n" for i in range(20)))
     r = cli("order", batch, "--drive", "x", "--devices", devices)
     assert r.exit_code == 2 and "seek" in r.output and "1e9" in r.output, r.output
+
+
+def test_a_yaml_syntax_error_names_file_line_and_column(tmp_path):
+    from seekplan.recall import load_config
+
+    path = tmp_path / "bad.yaml"
+    path.write_text("library:\n  drives: 4\n strategy: x\n")
+    with pytest.raises(SeekplanError) as e:
+        load_config(path)
+    msg = str(e.value)
+    assert msg.startswith(f"{path} line 3, column") and "not valid YAML" in msg
+    assert "\n" not in msg and "<unicode string>" not in msg

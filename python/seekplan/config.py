@@ -167,6 +167,15 @@ _Loader.add_constructor("tag:yaml.org,2002:int", _number)
 _Loader.add_constructor("tag:yaml.org,2002:float", _number)
 
 
+def _yaml_problem(path: Path, e: yaml.MarkedYAMLError) -> str:
+    """A YAML syntax error in one line: the file, where (1-based line and
+    column) and what, without PyYAML's echo of the source."""
+    mark = e.problem_mark or e.context_mark
+    where = f"{path} line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+    context = f" ({e.context})" if e.context else ""
+    return f"{where}: not valid YAML: {e.problem or 'syntax error'}{context}"
+
+
 def load_yaml(path: str | Path) -> Any:
     """The parsed content of a YAML file; unreadable files, bad YAML,
     documents that expand past :data:`MAX_CONFIG_VALUES` values and values
@@ -175,6 +184,8 @@ def load_yaml(path: str | Path) -> Any:
     text = read_text(p, "config", MAX_CONFIG_CHARS)
     try:
         data = yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as e:
+        raise SeekplanError(_yaml_problem(p, e)) from None
     except yaml.YAMLError as e:
         raise SeekplanError(f"{p}: not valid YAML ({e})") from None
     except RecursionError:
