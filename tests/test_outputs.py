@@ -139,7 +139,7 @@ def test_fit_refuses_to_write_its_geometry_over_the_log(cli, tmp_path):
 
 
 def test_report_numbers_are_for_people():
-    from seekplan.report.html import number
+    from seekplan.text import number
 
     assert number(1.23e-05) == "0.0000123" and "e" not in number(4.5e-9)
     assert number(12345.6) == "12,346" and number(3.14159) == "3.142"

@@ -36,6 +36,7 @@ from seekplan.ordering import (
     order_matrix,
 )
 from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
+from seekplan.text import duration
 
 if TYPE_CHECKING:
     from seekplan.recall.config import RecallConfig
@@ -94,16 +95,6 @@ def keep_partial(out: Path) -> Iterator[None]:
         write_json(path, e.partial())
         sys.stderr.write(f"{e}; written {path}\n")
         raise typer.Exit(130) from None
-
-
-def _human_duration(seconds: float) -> str:
-    """Seconds as a person reads them: 42 s, 6 min 25 s, 2 h 27 min."""
-    s = round(seconds)
-    if s < 60:
-        return f"{seconds:.1f} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60} s"
-    return f"{s // 3600} h {s % 3600 // 60} min"
 
 
 def _position(value: str | None, option: str) -> int | None:
@@ -318,7 +309,7 @@ def order_cmd(
             console.print(f"... {len(result.rows) - 30} more (use --out FILE for all)")
     console.print(
         f"{result.algo}: {result.n} requests, total {result.total_s:.1f} s "
-        f"({_human_duration(result.total_s)}; positioning {result.positioning_s:.1f} s), "
+        f"({duration(result.total_s)}; positioning {result.positioning_s:.1f} s), "
         f"CPU {result.cpu_s * 1000:.1f} ms"
         + (
             f", lower bound {result.lower_bound_s:.1f} s (gap {100 * result.gap:.2f} %)"
@@ -348,7 +339,7 @@ def order_cmd(
             )
         else:
             console.print(
-                f"as listed (FIFO) {listed_s:.1f} s ({_human_duration(listed_s)}): "
+                f"as listed (FIFO) {listed_s:.1f} s ({duration(listed_s)}): "
                 f"{result.algo} takes {100 * (1 - saving):.1f} % of that time"
             )
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from seekplan.errors import SeekplanError
+from seekplan.text import duration
 
 if TYPE_CHECKING:
     from seekplan.sweep import Executor
@@ -56,13 +57,9 @@ EXPERIMENTS: dict[str, Reproduction] = {
 def listing() -> str:
     """One line per reproduction: name, paper, and its run times."""
     return "\n".join(
-        f"{name}: {r.paper}; --quick {_duration(r.quick_s)}, full {_duration(r.full_s)}"
+        f"{name}: {r.paper}; --quick ~{duration(r.quick_s)}, full ~{duration(r.full_s)}"
         for name, r in EXPERIMENTS.items()
     )
-
-
-def _duration(seconds: float) -> str:
-    return f"~{seconds:.0f} s" if seconds < 120 else f"~{seconds / 60:.0f} min"
 
 
 def runner(name: str) -> Callable[[Path, bool, Executor | None], dict[str, Any]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,8 @@ from cycler import cycler
 
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
+
+from seekplan.text import number  # noqa: E402
 
 # One style for every report's plots: each series gets a colour and a dash
 # pattern of its own, so a series lying on another (two strategies with the
@@ -37,21 +38,6 @@ td.prose{text-align:left;min-width:16em}
 code,pre{background:#f6f6f6;padding:0.1em 0.3em} img{max-width:100%}
 pre{white-space:pre-wrap;overflow-wrap:anywhere}
 """
-
-
-def number(v: float) -> str:
-    """A number for people: thousands separators, four significant digits,
-    never an exponent (0.0000123, not 1.23e-05), and "–" for a missing one."""
-    if math.isnan(v):
-        return "–"
-    if math.isinf(v):
-        return "∞" if v > 0 else "-∞"
-    if v == 0 or abs(v) >= 1e4:
-        return f"{v:,.0f}"
-    if abs(v) >= 1:
-        return f"{v:,.4g}" if abs(v) >= 1e3 else f"{v:.4g}"
-    decimals = 3 - math.floor(math.log10(abs(v)))
-    return f"{v:.{decimals}f}".rstrip("0").rstrip(".")
 
 
 def _cell(v: Any) -> str:

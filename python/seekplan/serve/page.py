@@ -8,6 +8,7 @@ from html import escape
 from typing import Any
 
 from seekplan.serve.db import STATES
+from seekplan.text import duration
 
 REFRESH_S = 5
 
@@ -31,14 +32,6 @@ def _size(n: float) -> str:
             return f"{n:,.0f} {unit}" if unit == "B" else f"{n:,.1f} {unit}"
         n /= 1000
     return f"{n:.1f}"
-
-
-def _duration(s: float) -> str:
-    if s < 120:
-        return f"{s:,.0f} s"
-    if s < 7200:
-        return f"{s / 60:,.1f} min"
-    return f"{s / 3600:,.1f} h"
 
 
 def _when(t: float | None) -> str:
@@ -67,7 +60,7 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         f"<p id='models'>{e(snap['models'])}</p>" if snap.get("models") else "",
         f"<p>backend <b>{e(snap['backend'])}</b>, drives "
         + ("<span class='bad'>down</span>" if snap["paused"] else "<span class='ok'>up</span>")
-        + f"; simulated clock {_duration(snap['virtual_s'])} at {snap['time_scale']:g}x"
+        + f"; simulated clock {duration(snap['virtual_s'])} at {snap['time_scale']:g}x"
         + f"; database <span class='{'ok' if snap['db_ok'] else 'bad'}'>"
         + f"{'ok' if snap['db_ok'] else 'failing'}</span> ({snap['db_ms']:.1f} ms, "
         + f"{e(snap['url'])})</p>",
@@ -96,8 +89,8 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         for r in snap["stuck"]:
             out.append(
                 f"<tr><td>{r['drive']}</td><td>{e(r['path'])}</td>"
-                f"<td class='num'>{_duration(r['running_s'])}</td>"
-                f"<td class='num'>{_duration(r['estimate_s'])}</td></tr>"
+                f"<td class='num'>{duration(r['running_s'])}</td>"
+                f"<td class='num'>{duration(r['estimate_s'])}</td></tr>"
             )
         out.append("</table>")
     idle = snap["idle_warning"]
@@ -122,7 +115,7 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
     for t in snap["tapes"]:
         plan = "<br>".join(f"{e(p)} @ {b:,}" for p, b, _ in t["next"])
         drive = "-" if t["drive"] is None else str(t["drive"])
-        est = _duration(t["estimate_s"]) if t["next"] else ""
+        est = duration(t["estimate_s"]) if t["next"] else ""
         out.append(
             f"<tr><td>{e(t['tape'])}</td><td>{drive}</td><td class='num'>{t['queued']:,}</td>"
             f"<td class='num'>{t['planned']:,}</td><td class='num'>{_size(t['bytes'])}</td>"
