@@ -19,7 +19,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from pathlib import Path
 import click
 import pytest
 import typer
+from serve_support import free_port
 
 from seekplan.cli import app
 
@@ -117,12 +117,6 @@ def scratch(tmp_path, monkeypatch):
     return tmp_path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _is_script(block: Block) -> bool:
     return any(line.rstrip().endswith("&") for line in block.text.splitlines())
 
@@ -152,7 +146,7 @@ def test_service_block_runs_as_written(block, scratch):
             from system_packages import ensure_debian_packages
 
             ensure_debian_packages([name], f"{block}")
-    port = _free_port()
+    port = free_port()
     script = re.sub(r"\b8080\b", str(port), block.text)
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     run = subprocess.run(

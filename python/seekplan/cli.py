@@ -509,7 +509,7 @@ def _every_strategy(
     """Runs a site's own campaign (a request trace, or dCache's tape-info
     files) through every requester strategy."""
     from seekplan.recall import simulate
-    from seekplan.recall.report import write_trace_runs
+    from seekplan.recall.report import why_nothing_staged, write_trace_runs
     from seekplan.recall.trace import configs, load_trace
     from seekplan.sites import dcache_campaign
 
@@ -604,22 +604,6 @@ def simulate_media_cmd(
 
 
 # ---- fit (Johnson & Miller, Write-Turn / Read-Turn) ---------------------
-
-
-def why_nothing_staged(strategy: dict[str, Any]) -> str:
-    """Why a trace replay staged nothing: dCache's rules hold every tape
-    until one of their thresholds is reached."""
-    if strategy.get("name") != "dcache":
-        return ""
-    count = strategy.get("min_request_count")
-    return (
-        f" (dCache's rules pass a tape on only once a request on it is "
-        f"{strategy['max_time_in_queue_s'] / 3600:g} h old, its requests reach "
-        f"{strategy['min_tape_recall_pct']:g} % of its capacity or {strategy['min_used_pct']:g} % "
-        "of its used space"
-        + (f", or it has {count:,} requests" if count is not None else "")
-        + "; none was reached: lower them under strategy: or run longer with duration_h)"
-    )
 
 
 def _warn(warnings: list[str]) -> None:

@@ -141,6 +141,22 @@ def strategies_compared(runs: dict[str, dict[str, Any]]) -> str:
     return " ".join(parts)
 
 
+def why_nothing_staged(strategy: dict[str, Any]) -> str:
+    """Why a trace replay staged nothing: dCache's rules hold every tape
+    until one of their thresholds is reached."""
+    if strategy.get("name") != "dcache":
+        return ""
+    count = strategy.get("min_request_count")
+    return (
+        f" (dCache's rules pass a tape on only once a request on it is "
+        f"{strategy['max_time_in_queue_s'] / 3600:g} h old, its requests reach "
+        f"{strategy['min_tape_recall_pct']:g} % of its capacity or {strategy['min_used_pct']:g} % "
+        "of its used space"
+        + (f", or it has {count:,} requests" if count is not None else "")
+        + "; none was reached: lower them under strategy: or run longer with duration_h)"
+    )
+
+
 def write_trace_runs(
     out_dir: Path, config: dict[str, Any], trace: dict[str, Any], runs: dict[str, dict[str, Any]]
 ) -> Path:
