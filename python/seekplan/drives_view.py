@@ -75,9 +75,8 @@ def _mark(value: str, note: str | None) -> str:
     return f"{value}{MARK}" if unpublished(note) else value
 
 
-def drives_table(devices: str | Path | None) -> Table:
+def drives_table(devices: str | Path | None, notes: dict[str, dict[str, str]]) -> Table:
     """Every drive in one line: capacity, rate, load and mean locate."""
-    notes = notes_for(devices)
     table = Table(
         "drive", "model", "GB", "MB/s", "load s", "locate s", box=box.SIMPLE_HEAD, pad_edge=False
     )
@@ -105,9 +104,8 @@ def drives_table(devices: str | Path | None) -> Table:
     return table
 
 
-def robots_table(devices: str | Path | None) -> Table:
+def robots_table(devices: str | Path | None, notes: dict[str, dict[str, str]]) -> Table:
     """Every robot or library in one line: arms, slots, drive bays, move times."""
-    notes = notes_for(devices)
     table = Table(
         "robot",
         "arms",
@@ -137,8 +135,9 @@ def robots_table(devices: str | Path | None) -> Table:
 
 def print_catalog(console: Console, devices: str | Path | None) -> None:
     """The two tables and what their mark means."""
-    console.print(drives_table(devices))
-    console.print(robots_table(devices))
+    notes = notes_for(devices)
+    console.print(drives_table(devices, notes))
+    console.print(robots_table(devices, notes))
     console.print(
         f"{MARK} not a published figure: estimated, our choice, or solved to reproduce a "
         "published average. `seekplan drives NAME` shows each figure with its source."
