@@ -55,3 +55,17 @@ def test_benchmarks_refuse_a_test_build():
             require_release_build()
     else:
         assert require_release_build() is None
+
+
+def test_both_build_kinds_are_told_apart(monkeypatch):
+    # Whichever build this run has, the other branch is reached too.
+    import pytest
+
+    from seekplan import _core
+    from seekplan.build import require_release_build
+
+    monkeypatch.setattr(_core, "DEBUG_ASSERTIONS", True)
+    with pytest.raises(SystemExit, match="run ./dev demo"):
+        require_release_build()
+    monkeypatch.setattr(_core, "DEBUG_ASSERTIONS", False)
+    assert require_release_build() is None

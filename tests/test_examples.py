@@ -63,3 +63,19 @@ def test_simulate_refuses_what_is_not_a_config():
         for bad in (None, "examples/recall.yaml", 3):
             with pytest.raises(SeekplanError):
                 module.simulate(bad)  # type: ignore[arg-type]
+
+
+def test_media_simulate_refuses_its_two_shapes_mixed():
+    import pytest
+
+    from seekplan import media
+    from seekplan.errors import SeekplanError
+
+    study = media.load_config(EXAMPLES / "study.yaml")
+    with pytest.raises(SeekplanError, match="an Executor, not an algorithm"):
+        media.simulate(study, "sptf")  # type: ignore[arg-type]
+    with (
+        pytest.warns(DeprecationWarning),
+        pytest.raises(SeekplanError, match="needs an algorithm name"),
+    ):
+        media.simulate(media.MediaStudy().core_config(10.0, 0))
