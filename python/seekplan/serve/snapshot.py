@@ -46,10 +46,10 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
             # says), and the rate of the read in progress (its size over the
             # read's estimate: locate and transfer); 0 when not reading.
             tape = dr.held if dr.held is not None else dr.mounted
-            reading = dr.current is not None and dr.activity == "reading"
+            reading = dr.current if dr.activity == "reading" else None
             rate = (
-                dr.current.size / 1e6 / dr.read_estimate_s
-                if reading and dr.current is not None and dr.read_estimate_s > 0
+                reading.size / 1e6 / dr.read_estimate_s
+                if reading is not None and dr.read_estimate_s > 0
                 else 0.0
             )
             rows.append(
