@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from seekplan.errors import Interrupted, SeekplanError, quote
-from seekplan.experiments import EXPERIMENTS
+from seekplan.experiments import EXPERIMENTS, listing
 from seekplan.io import (
     MAX_INT,
     output_dir,
@@ -35,7 +35,13 @@ from seekplan.ordering import (
     order,
     order_matrix,
 )
-from seekplan.sites import CTA_BLOCK_BYTES, read_request_batch, request_format, write_parquet
+from seekplan.sites import (
+    CTA_BLOCK_BYTES,
+    MAX_CTA_BLOCK_BYTES,
+    read_request_batch,
+    request_format,
+    write_parquet,
+)
 from seekplan.text import duration
 
 if TYPE_CHECKING:
@@ -51,18 +57,12 @@ console = Console()
 err_console = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
-# A tape block is at most a few MiB (LTFS writes 512 KiB, CTA 256 KiB); 1 GiB
-# leaves room for any drive and refuses a typo of a few more digits.
-MAX_CTA_BLOCK_BYTES = 1 << 30
-
 DevicesOpt = Annotated[
     Path | None, typer.Option("--devices", help="Extra device catalog (TOML) to add or override")
 ]
 
 
 def _reproductions_epilog() -> str:
-    from seekplan.experiments import listing
-
     # \b keeps click from joining the lines into one paragraph.
     return "Papers (wall time on a 2-core machine):\n\n\b\n" + listing()
 

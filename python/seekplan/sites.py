@@ -52,6 +52,10 @@ DCACHE_KB = 1_000
 #: Bytes per logical block CTA writes [choice: 256 KiB, CTA's usual tape
 #: block size; `--cta-block-bytes` for a site that writes others].
 CTA_BLOCK_BYTES = 262_144
+#: Largest block size `--cta-block-bytes` takes: a tape block is at most a few
+#: MiB (LTFS writes 512 KiB); 1 GiB leaves room for any drive and refuses a
+#: typo of a few more digits.
+MAX_CTA_BLOCK_BYTES = 1 << 30
 
 
 def request_format(path: Path, given: str = "auto") -> str:
