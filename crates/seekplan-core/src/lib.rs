@@ -7,6 +7,7 @@ pub mod error;
 pub mod library;
 pub mod media;
 pub mod model;
+pub mod mounts;
 pub mod order;
 pub mod recall;
 pub mod schema;

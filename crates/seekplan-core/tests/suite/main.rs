@@ -16,6 +16,7 @@ mod jm_models;
 mod lto;
 mod media;
 mod media_trace;
+mod mounts;
 mod recall;
 mod schedulers;
 mod seek_classes;
