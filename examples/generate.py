@@ -22,6 +22,11 @@ every run; tests/test_doc_commands.py checks that they still are).
   true track starts, for ``seekplan fit track-starts``.
 - ``fit/requests.csv``: 30 reads on that short tape, for
   ``seekplan order --track-starts``.
+- ``mounts-trace.csv``: 3,000 cartridge requests (``time,cartridge,busy_s``)
+  for 600 cartridges over two days from ``seekplan.mounts.synthetic_trace``,
+  and ``mounts-ecmwf.txt``: its first 500 in ECMWF's
+  ``cartridge;YYYYmmddTHHMMSS;seconds`` format (made-up times from
+  2026-01-05; not ECMWF data), for ``seekplan simulate mounts --trace``.
 """
 
 from __future__ import annotations
@@ -122,6 +127,25 @@ def fit_logs(out: Path) -> None:
     )
 
 
+def mount_traces(out: Path) -> None:
+    from datetime import UTC, datetime
+
+    from seekplan.mounts import synthetic_trace
+
+    t = synthetic_trace(requests=3_000, cartridges=600, days=2.0, seed=SEED)
+    rows = [
+        [f"{t.time_s[i]:.3f}", t.names[t.cartridge[i]], f"{t.busy_s[i]:.1f}"]
+        for i in range(len(t))
+    ]
+    _write_rows(out / "mounts-trace.csv", ["time", "cartridge", "busy_s"], rows)
+    start = datetime(2026, 1, 5, tzinfo=UTC).timestamp()
+    lines = []
+    for i in range(500):
+        stamp = datetime.fromtimestamp(start + float(t.time_s[i]), UTC).strftime("%Y%m%dT%H%M%S")
+        lines.append(f"{t.names[t.cartridge[i]]};{stamp};{max(1, round(t.busy_s[i]))}\n")
+    (out / "mounts-ecmwf.txt").write_text("".join(lines))
+
+
 def main(out: Path = HERE) -> None:
     """Writes every generated example into ``out``."""
     rng = np.random.default_rng(SEED)
@@ -129,6 +153,7 @@ def main(out: Path = HERE) -> None:
     eowp(out, rng)
     trace(out, rng)
     fit_logs(out)
+    mount_traces(out)
 
 
 if __name__ == "__main__":

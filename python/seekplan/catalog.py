@@ -240,6 +240,10 @@ class RobotEntry(BaseModel):
     arms: int | None = Field(None, ge=1)
     slots: int | None = Field(None, ge=1)
     max_drives: int | None = Field(None, ge=1)
+    #: Rails, handbots, elevators, ports and distances (the core's
+    #: `mounts::Geometry`, checked there) where published; the mount replay
+    #: times moves from it.
+    geometry: dict[str, Any] | None = None
 
     def spec_json(self) -> str:
         """The core RobotSpec of this robot."""

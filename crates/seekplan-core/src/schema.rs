@@ -35,6 +35,11 @@ pub const SCHEMAS: &[ConfigSchema] = &[
         description: "seekplan simulate media: disk schedulers compared over arrival rates",
         schema: crate::media::MediaStudy::schema,
     },
+    ConfigSchema {
+        name: "mounts",
+        description: "seekplan simulate mounts: dismount, eviction and placement on a mount trace",
+        schema: || schema_for!(crate::mounts::MountConfig),
+    },
 ];
 
 /// Names of the registered configs, in registry order.

@@ -6,6 +6,7 @@ mod catalog;
 mod drive;
 mod lto;
 mod media;
+mod mounts;
 mod recall;
 mod schema;
 
@@ -449,6 +450,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     catalog::register(m)?;
     lto::register(m)?;
     media::register(m)?;
+    mounts::register(m)?;
     recall::register(m)?;
     schema::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;

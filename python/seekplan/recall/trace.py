@@ -32,7 +32,7 @@ def strategies(drives: int) -> dict[str, dict[str, Any]]:
     }
 
 
-def _number(value: Any, column: str, where: str, integer: bool) -> float:
+def nonnegative(value: Any, column: str, where: str, integer: bool) -> float:
     """A non-negative number from a CSV string or a Parquet value."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         if integer and not float(value).is_integer():
@@ -52,14 +52,14 @@ def _number(value: Any, column: str, where: str, integer: bool) -> float:
     return x
 
 
-def _seconds(value: Any, where: str) -> float:
+def seconds_of(value: Any, where: str) -> float:
     """A request time: seconds (any origin), or a timestamp (ISO 8601 text,
     or a Parquet timestamp), taken as seconds since the epoch."""
     if isinstance(value, datetime):
         return _as_utc(value).timestamp()
     if isinstance(value, str):
         try:
-            return _number(value, "time", where, integer=False)
+            return nonnegative(value, "time", where, integer=False)
         except SeekplanError:
             try:
                 return _as_utc(datetime.fromisoformat(value.strip())).timestamp()
@@ -69,7 +69,7 @@ def _seconds(value: Any, where: str) -> float:
                 f"{where}: column 'time': {quote(value.strip())} is neither seconds nor an "
                 "ISO 8601 timestamp"
             ) from None
-    return _number(value, "time", where, integer=False)
+    return nonnegative(value, "time", where, integer=False)
 
 
 def _as_utc(t: datetime) -> datetime:
@@ -126,9 +126,9 @@ def _read(
     cols: dict[str, list[float]] = {k: [] for k in ("t", "ds", "tape", "block", "size")}
     for n, (where, row) in enumerate(rows, start=1):
         where = where or f"{p} row {n}"
-        t = _seconds(row["time"], where)
-        block = int(_number(row["block"], "block", where, integer=True))
-        size = int(_number(row["size"], "size", where, integer=True))
+        t = seconds_of(row["time"], where)
+        block = int(nonnegative(row["block"], "block", where, integer=True))
+        size = int(nonnegative(row["size"], "size", where, integer=True))
         if size == 0:
             raise SeekplanError(f"{where}: column 'size': must be at least 1")
         if block * block_bytes + size > capacity:

@@ -1,0 +1,240 @@
+"""Reading a site's mount log (issue 37 item 1) into a :class:`MountTrace`:
+
+- CSV (comma, semicolon or tab) or Parquet with named columns
+  ``time,cartridge,busy_s`` (``bytes`` and ``drive`` may be there too and
+  are not needed): one row per cartridge request, ``busy_s`` the seconds
+  the cartridge keeps a drive busy once it is in;
+- ECMWF's published data-handling trace as Mäsker et al.'s simulator
+  reads it: ``cartridge;YYYYmmddTHHMMSS;seconds`` per line, plain, bz2 or
+  gzip, an optional closing ``Bye;...;0`` line;
+- a file-level recall trace (``time,path,tape,block,size``), each file one
+  request whose busy time is the drive's mean locate plus its transfer.
+
+Times are seconds or ISO 8601 timestamps; rows out of time order are
+sorted (stable). Errors name the file, the 1-based line and the column."""
+
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+import numpy as np
+
+from seekplan.errors import SeekplanError, quote, require_path
+from seekplan.io import capped_lines, check_header, csv_rows, dict_reader, read_parquet
+from seekplan.recall.trace import nonnegative, seconds_of
+
+#: The columns of a mount-level trace.
+COLUMNS = ("time", "cartridge", "busy_s")
+#: The columns of a file-level recall trace, converted through the read model.
+RECALL_COLUMNS = ("time", "path", "tape", "block", "size")
+#: [choice] The drive whose figures turn a recall trace's files into busy
+#: seconds when none is named: the recall simulator's default (KIT's T10000D).
+DEFAULT_DRIVE = "t10000d"
+
+
+@dataclass(frozen=True)
+class MountTrace:
+    """Cartridge requests in arrival order: seconds since the first request,
+    the cartridge's number (an index into ``names``), busy seconds."""
+
+    time_s: np.ndarray
+    cartridge: np.ndarray
+    busy_s: np.ndarray
+    #: Cartridge labels, by number.
+    names: list[str]
+    #: Where the trace came from.
+    source: str
+    #: Rows that came out of time order and were sorted.
+    resorted: int = 0
+
+    def __len__(self) -> int:
+        return len(self.time_s)
+
+    @property
+    def span_s(self) -> float:
+        """Seconds from the first request to the last."""
+        return float(self.time_s[-1]) if len(self.time_s) else 0.0
+
+
+def from_columns(
+    time_s: Any, cartridges: list[str], busy_s: Any, source: str = "trace"
+) -> MountTrace:
+    """A trace from parallel columns (times, cartridge labels, busy
+    seconds), sorted by time and numbered by first appearance."""
+    times = np.asarray(time_s, dtype=np.float64)
+    busy = np.asarray(busy_s, dtype=np.float64)
+    if not len(times):
+        raise SeekplanError(f"{source}: no requests")
+    if len(times) != len(cartridges) or len(times) != len(busy):
+        raise SeekplanError(f"{source}: the columns differ in length")
+    order = np.argsort(times, kind="stable")
+    resorted = int(np.count_nonzero(order != np.arange(len(order))))
+    numbers: dict[str, int] = {}
+    carts = np.fromiter(
+        (numbers.setdefault(cartridges[i], len(numbers)) for i in order),
+        dtype=np.uint32,
+        count=len(order),
+    )
+    t = times[order]
+    return MountTrace(t - t[0], carts, busy[order], list(numbers), source, resorted)
+
+
+def _open_text(p: Path) -> TextIO:
+    """The file as text, decompressed when it starts with bz2's or gzip's magic."""
+    with p.open("rb") as f:
+        magic = f.read(3)
+    raw: bz2.BZ2File | gzip.GzipFile | BinaryIO
+    if magic == b"BZh":
+        raw = bz2.BZ2File(p, "rb")
+    elif magic[:2] == b"\x1f\x8b":
+        raw = gzip.GzipFile(p, "rb")
+    else:
+        raw = p.open("rb")
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", newline="")
+
+
+def load_trace(path: str | Path, drive: str = DEFAULT_DRIVE) -> MountTrace:
+    """A mount trace from a CSV, Parquet, ECMWF or recall-trace file (see
+    the module's doc); ``drive`` names the catalogued drive that times a
+    recall trace's files."""
+    p = require_path(path, "trace")
+    try:
+        if p.suffix.lower() in (".parquet", ".pq"):
+            return _from_parquet(p, drive)
+        with _open_text(p) as f:
+            lines = capped_lines(f, str(p))
+            first = next(lines, None)
+            while first is not None and not first.strip():
+                first = next(lines, None)
+            if first is None:
+                raise SeekplanError(f"{p}: no requests (the file is empty)")
+            if _is_ecmwf(first):
+                return _from_ecmwf(p, first, lines)
+            reader = dict_reader(_chain(first, lines))
+            header = reader.fieldnames or []
+            if set(RECALL_COLUMNS) <= set(header) and "cartridge" not in header:
+                return _from_recall(p, drive)
+            check_header(header, COLUMNS, str(p))
+            return _from_rows(p, csv_rows(reader, str(p)))
+    except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
+        raise SeekplanError(f"cannot read trace {p}: {e}") from None
+
+
+def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
+    yield first
+    yield from rest
+
+
+def _is_ecmwf(line: str) -> bool:
+    """``cartridge;YYYYmmddTHHMMSS;seconds``: three fields, the second a
+    compact timestamp."""
+    parts = line.strip().split(";")
+    return len(parts) == 3 and len(parts[1]) == 15 and parts[1][8] == "T"
+
+
+def _ecmwf_seconds(stamp: str, days: dict[str, float], where: str) -> float:
+    """Seconds since the epoch of ``YYYYmmddTHHMMSS``, read as UTC: the
+    trace's local times are kept as they are, so the file's own order (it
+    is sorted by these strings) is kept through daylight-saving changes."""
+    day = days.get(stamp[:8])
+    try:
+        if day is None:
+            day = datetime.strptime(stamp[:8], "%Y%m%d").replace(tzinfo=UTC).timestamp()
+            days[stamp[:8]] = day
+        h, m, s = int(stamp[9:11]), int(stamp[11:13]), int(stamp[13:15])
+        if stamp[8] != "T" or len(stamp) != 15 or h > 23 or m > 59 or s > 60:
+            raise ValueError(stamp)
+    except ValueError:
+        raise SeekplanError(
+            f"{where}: field 2 (time): {quote(stamp)} is not YYYYmmddTHHMMSS"
+        ) from None
+    return day + 3600 * h + 60 * m + s
+
+
+def _from_ecmwf(p: Path, first: str, rest: Iterator[str]) -> MountTrace:
+    times: list[float] = []
+    carts: list[str] = []
+    busy: list[float] = []
+    days: dict[str, float] = {}
+    for n, line in enumerate(_chain(first, rest), start=1):
+        text = line.strip()
+        if not text:
+            continue
+        where = f"{p} line {n}"
+        parts = text.split(";")
+        if len(parts) != 3:
+            raise SeekplanError(
+                f"{where}: expected cartridge;YYYYmmddTHHMMSS;seconds, got {len(parts)} fields"
+            )
+        cart, stamp, seconds = parts
+        if cart == "Bye":
+            # Mäsker's parser closes its output with this sentinel.
+            continue
+        if not cart:
+            raise SeekplanError(f"{where}: field 1 (cartridge) is empty")
+        times.append(_ecmwf_seconds(stamp, days, where))
+        carts.append(cart)
+        busy.append(nonnegative(seconds, "seconds", where, integer=False))
+    return from_columns(times, carts, busy, str(p))
+
+
+def _from_rows(p: Path, rows: Iterator[tuple[str, dict[str, Any]]]) -> MountTrace:
+    times: list[float] = []
+    carts: list[str] = []
+    busy: list[float] = []
+    for n, (where, row) in enumerate(rows, start=1):
+        where = where or f"{p} row {n}"
+        cart = str(row["cartridge"] if row["cartridge"] is not None else "").strip()
+        if not cart:
+            raise SeekplanError(f"{where}: column 'cartridge' is empty")
+        times.append(seconds_of(row["time"], where))
+        carts.append(cart)
+        busy.append(nonnegative(row["busy_s"], "busy_s", where, integer=False))
+    if not times:
+        raise SeekplanError(f"{p}: no requests (a header and no rows)")
+    return from_columns(times, carts, busy, str(p))
+
+
+def _from_parquet(p: Path, drive: str) -> MountTrace:
+    import pyarrow as pa
+
+    table = read_parquet(p, f"cannot read trace {p}")
+    names = table.column_names
+    if set(RECALL_COLUMNS) <= set(names) and "cartridge" not in names:
+        return _from_recall(p, drive)
+    check_header(names, COLUMNS, str(p))
+
+    def rows() -> Iterator[tuple[str, dict[str, Any]]]:
+        n = 0
+        for batch in table.select(list(COLUMNS)).to_batches():
+            try:
+                values = batch.to_pylist()
+            except (OverflowError, ValueError, pa.ArrowException) as e:
+                raise SeekplanError(f"{p}: a value cannot be read ({e})") from None
+            for row in values:
+                n += 1
+                yield f"{p} row {n}", row
+
+    return _from_rows(p, rows())
+
+
+def _from_recall(p: Path, drive: str) -> MountTrace:
+    """Each file of a recall trace becomes a request for its tape, busy for
+    the drive's mean locate plus the file's transfer at the drive's rate."""
+    from seekplan.hardware import drive_figures
+    from seekplan.recall.trace import load_trace as load_recall_trace
+
+    figures = drive_figures(drive, "--drive", str(p))
+    locate = figures["mean_locate_s"] or 0.0
+    campaign = load_recall_trace(p, int(figures["capacity_bytes"]), 1)
+    busy = locate + campaign.size.astype(np.float64) / float(figures["rate_bps"])
+    names = [campaign.tape_names[t] for t in campaign.tape]
+    return from_columns(campaign.arrival_s, names, busy, str(p))
