@@ -694,10 +694,10 @@ def simulate_mounts_cmd(
     output_dir(out)
     if (trace is None) == (synthetic is None):
         raise SeekplanError("give --trace FILE or --synthetic REQUESTS (one of them)")
-    from seekplan.config import load_yaml
+    from seekplan.config import load_yaml, settings
 
-    data: dict[str, Any] = dict(load_yaml(config)) if config is not None else {}
     origin = str(config) if config is not None else "options"
+    data = dict(settings(load_yaml(config), origin)) if config is not None else {}
     for key, value in (
         ("library", library),
         ("drives", drives),
