@@ -134,8 +134,7 @@ def mount_traces(out: Path) -> None:
 
     t = synthetic_trace(requests=3_000, cartridges=600, days=2.0, seed=SEED)
     rows = [
-        [f"{t.time_s[i]:.3f}", t.names[t.cartridge[i]], f"{t.busy_s[i]:.1f}"]
-        for i in range(len(t))
+        [f"{t.time_s[i]:.3f}", t.names[t.cartridge[i]], f"{t.busy_s[i]:.1f}"] for i in range(len(t))
     ]
     _write_rows(out / "mounts-trace.csv", ["time", "cartridge", "busy_s"], rows)
     start = datetime(2026, 1, 5, tzinfo=UTC).timestamp()

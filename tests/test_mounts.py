@@ -197,3 +197,32 @@ def test_a_library_too_small_for_the_trace_says_so() -> None:
         )["requests"]
         == n
     )
+
+
+def test_parquet_and_gzip_traces_read_as_the_csv_does(tmp_path: Path) -> None:
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    csv_path = EXAMPLES / "mounts-trace.csv"
+    expected = mounts.load_trace(csv_path)
+    table = pa.table(
+        {
+            "time": expected.time_s,
+            "cartridge": [expected.names[c] for c in expected.cartridge],
+            "busy_s": expected.busy_s,
+            "drive": ["d0"] * len(expected),
+        }
+    )
+    pq.write_table(table, tmp_path / "log.parquet")
+    packed = tmp_path / "log.csv.gz"
+    packed.write_bytes(gzip.compress(csv_path.read_bytes()))
+    for path in (tmp_path / "log.parquet", packed):
+        t = mounts.load_trace(path)
+        assert np.array_equal(t.time_s, expected.time_s), path
+        assert t.names == expected.names and np.array_equal(t.busy_s, expected.busy_s)
+    bad = pa.table({"time": [0.0], "cartridge": ["A"], "busy_s": [-1.0]})
+    pq.write_table(bad, tmp_path / "bad.parquet")
+    with pytest.raises(SeekplanError, match=r"bad.parquet row 1: column 'busy_s'"):
+        mounts.load_trace(tmp_path / "bad.parquet")
