@@ -292,6 +292,25 @@ def read_parquet(path: Path, failure: str) -> Any:
         raise SeekplanError(f"{failure}: {e}") from e
 
 
+def parquet_rows(
+    table: Any, columns: Sequence[str], origin: str
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The rows of a Parquet table's ``columns`` as dicts, each with where
+    it is (``origin row N``, 1-based); a value Python cannot hold (a
+    timestamp past year 9999) is an error naming ``origin``."""
+    import pyarrow as pa
+
+    n = 0
+    for batch in table.select(list(columns)).to_batches():
+        try:
+            rows = batch.to_pylist()
+        except (OverflowError, ValueError, pa.ArrowException) as e:
+            raise SeekplanError(f"{origin}: a value cannot be read ({e})") from None
+        for row in rows:
+            n += 1
+            yield f"{origin} row {n}", row
+
+
 def read_requests(path: str | Path) -> RequestBatch:
     """Requests from a CSV file (see :func:`parse_requests`)."""
     return parse_requests(read_lines(path), str(path))

@@ -28,7 +28,14 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote, require_path
-from seekplan.io import capped_lines, check_header, csv_rows, dict_reader, read_parquet
+from seekplan.io import (
+    capped_lines,
+    check_header,
+    csv_rows,
+    dict_reader,
+    parquet_rows,
+    read_parquet,
+)
 from seekplan.recall.trace import nonnegative, seconds_of
 
 #: The columns of a mount-level trace.
@@ -204,26 +211,13 @@ def _from_rows(p: Path, rows: Iterator[tuple[str, dict[str, Any]]]) -> MountTrac
 
 
 def _from_parquet(p: Path, drive: str) -> MountTrace:
-    import pyarrow as pa
-
     table = read_parquet(p, f"cannot read trace {p}")
     names = table.column_names
     if set(RECALL_COLUMNS) <= set(names) and "cartridge" not in names:
         return _from_recall(p, drive)
     check_header(names, COLUMNS, str(p))
 
-    def rows() -> Iterator[tuple[str, dict[str, Any]]]:
-        n = 0
-        for batch in table.select(list(COLUMNS)).to_batches():
-            try:
-                values = batch.to_pylist()
-            except (OverflowError, ValueError, pa.ArrowException) as e:
-                raise SeekplanError(f"{p}: a value cannot be read ({e})") from None
-            for row in values:
-                n += 1
-                yield f"{p} row {n}", row
-
-    return _from_rows(p, rows())
+    return _from_rows(p, parquet_rows(table, COLUMNS, str(p)))
 
 
 def _from_recall(p: Path, drive: str) -> MountTrace:

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from seekplan.errors import SeekplanError, quote
-from seekplan.io import capped_lines, check_header, csv_rows, dict_reader, read_parquet
+from seekplan.io import (
+    capped_lines,
+    check_header,
+    csv_rows,
+    dict_reader,
+    parquet_rows,
+    read_parquet,
+)
 from seekplan.recall.config import RecallConfig, parse_config
 from seekplan.recall.workload import Campaign
 
@@ -104,18 +111,9 @@ def _check_columns(p: Path, names: Sequence[str] | None) -> None:
 
 def _parquet_rows(p: Path) -> Iterator[tuple[str, dict[str, Any]]]:
     """The rows of a Parquet trace, each with where it is (row 1 first)."""
-    import pyarrow as pa
-
     table = read_parquet(p, f"cannot read trace {p}")
     _check_columns(p, table.column_names)
-    for batch in table.select(list(COLUMNS)).to_batches():
-        try:
-            rows = batch.to_pylist()
-        except (OverflowError, ValueError, pa.ArrowException) as e:
-            # A timestamp past what Python's datetime holds (year 9999).
-            raise SeekplanError(f"{p}: a value cannot be read ({e})") from None
-        for row in rows:
-            yield "", row
+    return parquet_rows(table, COLUMNS, str(p))
 
 
 def _read(
