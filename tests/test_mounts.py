@@ -226,3 +226,37 @@ def test_parquet_and_gzip_traces_read_as_the_csv_does(tmp_path: Path) -> None:
     pq.write_table(bad, tmp_path / "bad.parquet")
     with pytest.raises(SeekplanError, match=r"bad.parquet row 1: column 'busy_s'"):
         mounts.load_trace(tmp_path / "bad.parquet")
+
+
+def test_the_columnar_reader_gives_what_the_line_reader_gives(tmp_path: Path) -> None:
+    from seekplan.io import csv_rows, dict_reader
+    from seekplan.mounts import columnar
+    from seekplan.mounts.trace import _from_ecmwf, _from_rows
+
+    ecmwf_path = EXAMPLES / "mounts-ecmwf.txt"
+    lines = iter(ecmwf_path.read_text().splitlines(keepends=True))
+    slow = _from_ecmwf(ecmwf_path, next(lines), lines)
+    fast = columnar.read_ecmwf_columns(ecmwf_path)
+    csv_path = tmp_path / "bom;.csv"
+    # A byte-order mark, semicolons and an extra column.
+    csv_path.write_text(
+        "\ufefftime;cartridge;busy_s;drive\n"
+        + (EXAMPLES / "mounts-trace.csv")
+        .read_text()
+        .split("\n", 1)[1]
+        .replace(",", ";")
+        .replace("\n", ";d1\n")
+    )
+    text = csv_path.read_text(encoding="utf-8-sig").splitlines(keepends=True)
+    slow_csv = _from_rows(csv_path, csv_rows(dict_reader(text), str(csv_path)))
+    fast_csv = columnar.read_csv_columns(csv_path, text[0])
+    for a, b in ((slow, fast), (slow_csv, fast_csv)):
+        assert b is not None
+        assert np.array_equal(a.time_s, b.time_s) and np.array_equal(a.busy_s, b.busy_s)
+        assert np.array_equal(a.cartridge, b.cartridge) and a.names == b.names
+    # A bad value leaves the file to the line reader, which names the line.
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A;20260105T000000;5\nB;20260105T000001;-1\n")
+    assert columnar.read_ecmwf_columns(bad) is None
+    with pytest.raises(SeekplanError, match="bad.txt line 2: column 'seconds'"):
+        mounts.load_trace(bad)

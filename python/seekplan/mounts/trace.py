@@ -19,7 +19,7 @@ import bz2
 import csv
 import gzip
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -72,36 +72,67 @@ class MountTrace:
 
 
 def from_columns(
-    time_s: Any, cartridges: list[str], busy_s: Any, source: str = "trace"
+    time_s: Any, cartridges: Sequence[str], busy_s: Any, source: str = "trace"
 ) -> MountTrace:
     """A trace from parallel columns (times, cartridge labels, busy
     seconds), sorted by time and numbered by first appearance."""
+    numbers: dict[str, int] = {}
+    codes = np.fromiter(
+        (numbers.setdefault(c, len(numbers)) for c in cartridges),
+        dtype=np.int64,
+        count=len(cartridges),
+    )
+    return from_codes(time_s, codes, list(numbers), busy_s, source)
+
+
+def from_codes(
+    time_s: Any, codes: np.ndarray, labels: Sequence[str], busy_s: Any, source: str = "trace"
+) -> MountTrace:
+    """A trace from times, cartridge codes (indices into ``labels``) and busy
+    seconds: sorted by time (stable), cartridges renumbered by first
+    appearance, times counted from the first request."""
     times = np.asarray(time_s, dtype=np.float64)
     busy = np.asarray(busy_s, dtype=np.float64)
     if not len(times):
         raise SeekplanError(f"{source}: no requests")
-    if len(times) != len(cartridges) or len(times) != len(busy):
+    if len(times) != len(codes) or len(times) != len(busy):
         raise SeekplanError(f"{source}: the columns differ in length")
     order = np.argsort(times, kind="stable")
     resorted = int(np.count_nonzero(order != np.arange(len(order))))
-    numbers: dict[str, int] = {}
-    carts = np.fromiter(
-        (numbers.setdefault(cartridges[i], len(numbers)) for i in order),
-        dtype=np.uint32,
-        count=len(order),
-    )
+    ordered = np.asarray(codes)[order]
+    seen, first = np.unique(ordered, return_index=True)
+    by_appearance = seen[np.argsort(first)]
+    number = np.empty(int(seen[-1]) + 1, dtype=np.uint32)
+    number[by_appearance] = np.arange(len(by_appearance), dtype=np.uint32)
     t = times[order]
-    return MountTrace(t - t[0], carts, busy[order], list(numbers), source, resorted)
+    return MountTrace(
+        t - t[0],
+        number[ordered],
+        busy[order],
+        [labels[int(c)] for c in by_appearance],
+        source,
+        resorted,
+    )
+
+
+def compression(p: Path) -> str | None:
+    """``bz2`` or ``gzip`` when the file starts with that format's magic."""
+    with p.open("rb") as f:
+        magic = f.read(3)
+    if magic == b"BZh":
+        return "bz2"
+    if magic[:2] == b"\x1f\x8b":
+        return "gzip"
+    return None
 
 
 def _open_text(p: Path) -> TextIO:
     """The file as text, decompressed when it starts with bz2's or gzip's magic."""
-    with p.open("rb") as f:
-        magic = f.read(3)
+    packed = compression(p)
     raw: bz2.BZ2File | gzip.GzipFile | BinaryIO
-    if magic == b"BZh":
+    if packed == "bz2":
         raw = bz2.BZ2File(p, "rb")
-    elif magic[:2] == b"\x1f\x8b":
+    elif packed == "gzip":
         raw = gzip.GzipFile(p, "rb")
     else:
         raw = p.open("rb")
@@ -112,6 +143,8 @@ def load_trace(path: str | Path, drive: str = DEFAULT_DRIVE) -> MountTrace:
     """A mount trace from a CSV, Parquet, ECMWF or recall-trace file (see
     the module's doc); ``drive`` names the catalogued drive that times a
     recall trace's files."""
+    from seekplan.mounts.columnar import read_csv_columns, read_ecmwf_columns
+
     p = require_path(path, "trace")
     try:
         if p.suffix.lower() in (".parquet", ".pq"):
@@ -124,13 +157,13 @@ def load_trace(path: str | Path, drive: str = DEFAULT_DRIVE) -> MountTrace:
             if first is None:
                 raise SeekplanError(f"{p}: no requests (the file is empty)")
             if _is_ecmwf(first):
-                return _from_ecmwf(p, first, lines)
+                return read_ecmwf_columns(p) or _from_ecmwf(p, first, lines)
             reader = dict_reader(_chain(first, lines))
             header = reader.fieldnames or []
             if set(RECALL_COLUMNS) <= set(header) and "cartridge" not in header:
                 return _from_recall(p, drive)
             check_header(header, COLUMNS, str(p))
-            return _from_rows(p, csv_rows(reader, str(p)))
+            return read_csv_columns(p, first) or _from_rows(p, csv_rows(reader, str(p)))
     except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
         raise SeekplanError(f"cannot read trace {p}: {e}") from None
 
