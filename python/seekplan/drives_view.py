@@ -198,8 +198,11 @@ def print_entry(console: Console, name: str, devices: str | Path | None) -> None
         console.print(f"[bold]{name}[/bold]: {escape(robot.title)}")
         if robot.source:
             console.print(f"source: {escape(robot.source)}")
-        fields = robot.model_dump(exclude={"title", "source"})
+        fields = robot.model_dump(exclude={"title", "source", "geometry"})
         console.print(_lines(fields, notes.get(f"robots.{name}", {})))
+        if robot.geometry is not None:
+            console.print("geometry (simulate mounts times each move from it):")
+            console.print(_lines(robot.geometry, notes.get(f"robots.{name}.geometry", {})))
         return
     from seekplan.errors import SeekplanError
 
