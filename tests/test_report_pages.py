@@ -1,7 +1,7 @@
 """Every kind of report, opened in a real browser (Chromium, issue 38): the
 page fits its width (wide tables scroll inside themselves), every plot
-loads, no table shows a raw nan or an exponent, and a screenshot is not
-blank."""
+loads with a paragraph above it saying what it shows, no table shows a raw
+nan or an exponent, and a screenshot is not blank."""
 
 from __future__ import annotations
 
@@ -27,6 +27,20 @@ def _reports(cli, root: Path) -> dict[str, Path]:
         "dcache": ("reproduce", "dcache", "--quick", "--workers", "1"),
         # Its Table 4 made the page 1,511 px wide before tables scrolled.
         "johnson-miller": ("reproduce", "johnson-miller", "--quick", "--workers", "1"),
+        "mounts": (
+            "simulate",
+            "mounts",
+            "--trace",
+            EXAMPLES / "mounts-trace.csv",
+            "--drives",
+            "8",
+            "--sweep",
+            "dismount_delay=0,300",
+            "--policy",
+            "lru,belady",
+            "--workers",
+            "1",
+        ),
     }
     out = {}
     for name, args in runs.items():
@@ -52,6 +66,8 @@ def test_every_report_fits_the_page_and_shows_its_plots(cli, tmp_path):
                 """() => ({
                     scroll: document.documentElement.scrollWidth,
                     images: [...document.images].map(i => i.naturalWidth),
+                    told: [...document.images].map(
+                        i => (i.closest('figure').previousElementSibling || {}).tagName),
                     cells: [...document.querySelectorAll('td')].map(td => td.innerText),
                 })"""
             )
@@ -60,6 +76,8 @@ def test_every_report_fits_the_page_and_shows_its_plots(cli, tmp_path):
             checked[name] = facts
             assert facts["scroll"] <= WIDTH, f"{name}: the page is {facts['scroll']} px wide"
             assert all(w > 0 for w in facts["images"]), f"{name}: a plot did not load"
+            untold = [k for k, tag in enumerate(facts["told"]) if tag != "P"]
+            assert not untold, f"{name}: plots {untold} have no paragraph saying what they show"
             bad = [c for c in facts["cells"] if c.strip() == "nan" or re.search(r"\de-\d", c)]
             assert not bad, f"{name}: cells {bad[:5]}"
             colours = Image.open(shot).convert("L").getextrema()

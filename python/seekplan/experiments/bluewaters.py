@@ -19,6 +19,7 @@ from seekplan.experiments.claims import claim
 from seekplan.experiments.stats import Interval, mean_ci, ratio_ci
 from seekplan.report import Report
 from seekplan.sweep import Executor
+from seekplan.text import number
 
 GB = 1_000_000_000
 MB = 1_000_000
@@ -428,6 +429,31 @@ def _claims(figs: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _plot_text(fig: dict[str, Any]) -> str:
+    """What one figure shows: at the knob's smallest and largest values, the
+    policy with the lowest and the highest weighted response."""
+    parts = []
+    series = {p: {pt["value"]: pt[METRIC] for pt in s} for p, s in fig["series"].items()}
+    shared = set.intersection(*(set(v) for v in series.values())) if series else set()
+    for value in sorted(shared)[:: max(len(shared) - 1, 1)]:
+        ranked = sorted(series, key=lambda p: series[p][value])
+        best, worst = ranked[0], ranked[-1]
+        at = f"at {fig['knob']} = {number(value)}"
+        if best == worst:
+            parts.append(f"{at}, {best} takes {number(series[best][value])} s/GB")
+            continue
+        parts.append(
+            f"{at}, {best} is lowest ({number(series[best][value])} s/GB) "
+            f"and {worst} highest ({number(series[worst][value])} s/GB)"
+        )
+    if not parts:
+        return ""
+    return (
+        "Average weighted response time (seconds per GB written or read; lower is better) "
+        "with its confidence interval, on log axes: " + "; ".join(parts) + "."
+    )
+
+
 def _plot(report: Report, fid: str, fig: dict[str, Any]) -> None:
     plot = Figure(figsize=(7, 4.2))
     ax = plot.add_subplot()
@@ -452,6 +478,7 @@ def _plot(report: Report, fid: str, fig: dict[str, Any]) -> None:
     ax.set_title(fig["title"], fontsize=9)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
+    report.text(_plot_text(fig))
     report.figure(plot, fid, fig["title"])
 
 

@@ -167,6 +167,39 @@ def _seek_figure(catalog: dict[str, DriveEntry], names: list[str]) -> Figure:
     return fig
 
 
+def _seek_text(names: list[str]) -> str:
+    """What the seek-from-BOT panels show: each drive's longest seek to the
+    end of the plotted span, from its model."""
+    longest = {}
+    for name in names:
+        drive = measured_drive(_model_name(name))
+        longest[name] = drive.locate(0, int(_first_tracks_end(drive)))
+    slow = max(longest, key=longest.__getitem__)
+    fast = min(longest, key=longest.__getitem__)
+    return (
+        "Each panel is one drive's modelled seek time from the beginning of the tape to "
+        "every position over its first tracks (the span of the paper's Figures 2-5). A "
+        "helical drive's seek grows with the distance; a serpentine drive's rises and falls "
+        f"with each track. The seek to the end of the span ranges from {longest[fast]:.0f} s "
+        f"({fast}) to {longest[slow]:.0f} s ({slow})."
+    )
+
+
+def _crossover_text(table4: dict[str, dict[str, Any]]) -> str:
+    """What the short-seek panels show: where reading through stops being
+    cheaper than seeking, ours against the paper's minimum seek."""
+    pairs = [
+        f"{n} {r['crossover_mb']:,.0f} MB (paper {r['paper_min_seek_mb']:,.0f} MB)"
+        for n, r in table4.items()
+        if r.get("crossover_mb") is not None and r.get("paper_min_seek_mb") is not None
+    ]
+    return (
+        "From mid-tape, the time to seek a distance against the time to read through it. "
+        "Below the crossover, reading through is faster; the dashed line is the paper's "
+        "minimum seek. Crossovers: " + "; ".join(pairs) + "."
+    )
+
+
 def _crossover_figure(names: list[str], table4: dict[str, dict[str, Any]]) -> Figure:
     cols = 3
     rows = math.ceil(len(names) / cols)
@@ -548,8 +581,10 @@ def _report(
     rep.table([{"drive": n, **r} for n, r in delays.items()])
     names = _seek_drives(catalog)
     rep.heading("Seek from BOT (the shapes of Figures 2-5)")
+    rep.text(_seek_text(names))
     rep.figure(_seek_figure(catalog, names), "seek_from_bot", "seek time from BOT to each position")
     rep.heading("Short seeks: seek versus reading through (Figures 10-13)")
+    rep.text(_crossover_text({n: t4[n] for n in PAPER_MIN_SEEK_MB}))
     rep.figure(
         _crossover_figure(list(PAPER_MIN_SEEK_MB), t4),
         "short_seek_crossover",

@@ -18,6 +18,7 @@ from seekplan.experiments.stats import Interval, ratio_ci
 from seekplan.ordering import order
 from seekplan.report import Report
 from seekplan.sweep import Executor
+from seekplan.text import duration
 from seekplan.workload import uniform_batch
 
 SIZES = [1, 2, 4, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 2048]
@@ -325,6 +326,48 @@ def _claims(
     return out
 
 
+def _requests(n: int) -> str:
+    return f"{n:,} request" + ("" if n == 1 else "s")
+
+
+def _what_it_shows(
+    name: str, per: dict[str, dict[int, float]], cpu: dict[str, dict[int, float]]
+) -> str:
+    """The paragraph above one figure, from the run's numbers (exact
+    algorithms stop at smaller lists, so each size compares those run at it)."""
+    sizes = sorted({n for series in per.values() for n in series})
+    small, large = sizes[0], sizes[-1]
+    at_large = [a for a in per if large in per[a]]
+    at_small = [a for a in per if small in per[a]]
+    if name == "fig9_cpu":
+        timed = [a for a in cpu if large in cpu[a]]
+        dearest = max(timed, key=lambda a: cpu[a][large])
+        cheapest = min(timed, key=lambda a: cpu[a][large])
+        return (
+            f"CPU seconds this machine spent scheduling one list, on log axes. At {large:,} "
+            f"requests {dearest} is the dearest ({cpu[dearest][large]:.3g} s) and {cheapest} "
+            f"the cheapest ({cpu[cheapest][large]:.3g} s): the price of the schedules in "
+            "Figures 7 and 8."
+        )
+    best = min(at_large, key=lambda a: per[a][large])
+    base = "fifo" if "fifo" in at_large else max(at_large, key=lambda a: per[a][large])
+    if name == "fig7_total":
+        low = min(per[a][small] for a in at_small) * small
+        high = max(per[a][small] for a in at_small) * small
+        return (
+            f"Total time to serve a list, on log axes. At {large:,} requests {best} needs "
+            f"{duration(per[best][large] * large)} against {duration(per[base][large] * large)} "
+            f"for {base}; with {_requests(small)} the algorithms take {low:,.0f}-{high:,.0f} s."
+        )
+    first = min(n for n in per[best])
+    return (
+        f"Mean access time per request, on log axes. Longer lists let a scheduler find "
+        f"shorter hops: {best}'s falls from {per[best][first]:,.1f} s with {_requests(first)} "
+        f"to {per[best][large]:,.1f} s at {large:,}, while {base} takes "
+        f"{per[base][large]:,.1f} s at {large:,}."
+    )
+
+
 def _plots(
     report: Report, per: dict[str, dict[int, float]], cpu: dict[str, dict[int, float]]
 ) -> None:
@@ -352,6 +395,7 @@ def _plots(
         ax.set_title(title)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, ncol=2)
+        report.text(_what_it_shows(name, per, cpu))
         report.figure(fig, name, title)
 
 
