@@ -714,7 +714,9 @@ def simulate_mounts_cmd(
         policies = [p.strip() for p in policy.split(",") if p.strip()]
     else:
         policies = list(POLICIES) if delays is not None else [cfg.eviction]
-    t = load_trace(trace) if trace is not None else synthetic_trace(synthetic or 1)
+    # A site's whole log can take a while to decompress: say what is happening.
+    with err_console.status("reading the trace"):
+        t = load_trace(trace) if trace is not None else synthetic_trace(synthetic or 1)
     if t.resorted:
         err_console.print(f"note: {t.resorted:,} rows were out of time order and were sorted")
     executor = Executor(workers, scheduler)

@@ -269,7 +269,6 @@ impl<'a> Replay<'a> {
     fn on_event(&mut self, e: Event) {
         let d = e.drive;
         let t = e.time;
-        self.tally.last_event(t);
         match e.kind {
             Kind::Ready | Kind::Done => {
                 let c = match self.drives[d as usize].state {
@@ -278,6 +277,7 @@ impl<'a> Replay<'a> {
                 };
                 if e.kind == Kind::Done {
                     self.last_done[c as usize] = t;
+                    self.tally.done(t);
                 }
                 match self.drives[d as usize].queue.pop_front() {
                     Some(i) => self.serve(d, i, t),

@@ -45,7 +45,8 @@ pub struct MountMetrics {
     pub handbot_wait_s: f64,
     /// Moves that waited for the other handbot.
     pub handbot_waits: u64,
-    /// Seconds from the first request to the last event.
+    /// Seconds from the first request to the end of the last (what the
+    /// utilisations are shares of; the dismounts after it are not counted).
     pub span_s: f64,
 }
 
@@ -53,7 +54,7 @@ pub struct MountMetrics {
 pub(crate) struct Tally {
     latency: Vec<f32>,
     busy_s: f64,
-    last_event: f64,
+    last_done: f64,
     pub hits: u64,
     pub loads: u64,
     pub evictions: u64,
@@ -65,7 +66,7 @@ impl Tally {
         Tally {
             latency: vec![0.0; requests],
             busy_s: 0.0,
-            last_event: 0.0,
+            last_done: 0.0,
             hits: 0,
             loads: 0,
             evictions: 0,
@@ -79,9 +80,9 @@ impl Tally {
         self.busy_s += busy;
     }
 
-    /// The clock reached `t`.
-    pub fn last_event(&mut self, t: f64) {
-        self.last_event = self.last_event.max(t);
+    /// A request ended at `t`.
+    pub fn done(&mut self, t: f64) {
+        self.last_done = self.last_done.max(t);
     }
 
     pub fn finish(
@@ -95,7 +96,7 @@ impl Tally {
     ) -> MountMetrics {
         let n = self.latency.len();
         let first = trace.time_s.first().copied().unwrap_or(0.0);
-        let span = (self.last_event - first).max(0.0);
+        let span = (self.last_done - first).max(0.0);
         let mean = if n == 0 {
             0.0
         } else {
