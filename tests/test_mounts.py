@@ -260,3 +260,27 @@ def test_the_columnar_reader_gives_what_the_line_reader_gives(tmp_path: Path) ->
     assert columnar.read_ecmwf_columns(bad) is None
     with pytest.raises(SeekplanError, match="bad.txt line 2: column 'seconds'"):
         mounts.load_trace(bad)
+
+
+def test_a_log_with_bytes_but_no_busy_seconds_is_timed_by_the_drive(tmp_path: Path) -> None:
+    from seekplan.hardware import drive_figures
+
+    p = tmp_path / "mounts.csv"
+    p.write_text("time,cartridge,bytes,drive\n0,A,0,d1\n60,B,2400000000,d2\n")
+    d = drive_figures("t10000d", "drive", "test")
+    t = mounts.load_trace(p)
+    locate = d["mean_locate_s"]
+    assert list(t.busy_s) == [locate, locate + 2.4e9 / d["rate_bps"]]
+    # Parquet the same.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(
+        pa.table({"time": [0.0, 60.0], "cartridge": ["A", "B"], "bytes": [0, 2_400_000_000]}),
+        tmp_path / "mounts.parquet",
+    )
+    assert np.array_equal(mounts.load_trace(tmp_path / "mounts.parquet").busy_s, t.busy_s)
+    neither = tmp_path / "neither.csv"
+    neither.write_text("time,cartridge\n0,A\n")
+    with pytest.raises(SeekplanError, match="missing column 'busy_s'.*or bytes|busy_s.*bytes"):
+        mounts.load_trace(neither)

@@ -44,7 +44,9 @@ def _seconds(column: Any) -> np.ndarray | None:
     return None
 
 
-def _trace(p: Path, table: Any, seconds: np.ndarray | None) -> MountTrace | None:
+def _trace(
+    p: Path, table: Any, seconds: np.ndarray | None, busy_column: str = "busy_s"
+) -> MountTrace | None:
     """The trace of a table with cartridge and busy_s columns, or None when
     a value is missing, empty, negative or not finite."""
     import pyarrow as pa
@@ -53,7 +55,7 @@ def _trace(p: Path, table: Any, seconds: np.ndarray | None) -> MountTrace | None
     from seekplan.mounts.trace import from_codes
 
     cart = table.column("cartridge")
-    busy_col = table.column("busy_s")
+    busy_col = table.column(busy_column)
     if (
         seconds is None
         or table.num_rows == 0
@@ -105,9 +107,9 @@ def read_ecmwf_columns(p: Path) -> MountTrace | None:
     return _trace(p, table, _seconds(table.column("time")))
 
 
-def read_csv_columns(p: Path, header: str) -> MountTrace | None:
-    """A CSV with ``time,cartridge,busy_s`` columns (others ignored), its
-    delimiter the header's, or None."""
+def read_csv_columns(p: Path, header: str, busy_column: str = "busy_s") -> MountTrace | None:
+    """A CSV with ``time``, ``cartridge`` and ``busy_column`` columns
+    (others ignored), its delimiter the header's, or None."""
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
@@ -117,10 +119,10 @@ def read_csv_columns(p: Path, header: str) -> MountTrace | None:
         pcsv.ReadOptions(),
         pcsv.ParseOptions(delimiter=delimiter),
         pcsv.ConvertOptions(
-            include_columns=["time", "cartridge", "busy_s"],
-            column_types={"cartridge": pa.string(), "busy_s": pa.float64()},
+            include_columns=["time", "cartridge", busy_column],
+            column_types={"cartridge": pa.string(), busy_column: pa.float64()},
         ),
     )
     if table is None:
         return None
-    return _trace(p, table, _seconds(table.column("time")))
+    return _trace(p, table, _seconds(table.column("time")), busy_column)

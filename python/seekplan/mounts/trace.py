@@ -1,9 +1,11 @@
 """Reading a site's mount log (issue 37 item 1) into a :class:`MountTrace`:
 
 - CSV (comma, semicolon or tab) or Parquet with named columns
-  ``time,cartridge,busy_s`` (``bytes`` and ``drive`` may be there too and
-  are not needed): one row per cartridge request, ``busy_s`` the seconds
-  the cartridge keeps a drive busy once it is in;
+  ``time,cartridge,busy_s``: one row per cartridge request, ``busy_s`` the
+  seconds the cartridge keeps a drive busy once it is in. A log without
+  ``busy_s`` but with ``bytes`` is timed like a recall trace (the drive's
+  mean locate plus the bytes at its rate); other columns (``drive``) are
+  read past;
 - ECMWF's published data-handling trace as Mäsker et al.'s simulator
   reads it: ``cartridge;YYYYmmddTHHMMSS;seconds`` per line, plain, bz2 or
   gzip, an optional closing ``Bye;...;0`` line;
@@ -20,7 +22,7 @@ import csv
 import gzip
 import io
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -162,10 +164,36 @@ def load_trace(path: str | Path, drive: str = DEFAULT_DRIVE) -> MountTrace:
             header = reader.fieldnames or []
             if set(RECALL_COLUMNS) <= set(header) and "cartridge" not in header:
                 return _from_recall(p, drive)
-            check_header(header, COLUMNS, str(p))
-            return read_csv_columns(p, first) or _from_rows(p, csv_rows(reader, str(p)))
+            busy = _busy_column(header, p)
+            trace = read_csv_columns(p, first, busy) or _from_rows(
+                p, csv_rows(reader, str(p)), busy
+            )
+            return trace if busy == "busy_s" else _timed_by_drive(trace, drive)
     except (OSError, EOFError, UnicodeDecodeError, csv.Error) as e:
         raise SeekplanError(f"cannot read trace {p}: {e}") from None
+
+
+def _busy_column(header: Sequence[str], p: Path) -> str:
+    """``busy_s``, else ``bytes`` (timed by the drive), once each with
+    ``time`` and ``cartridge``; else an error naming line 1."""
+    busy = "busy_s" if "busy_s" in header or "bytes" not in header else "bytes"
+    try:
+        check_header(header, ("time", "cartridge", busy), str(p))
+    except SeekplanError as e:
+        raise SeekplanError(
+            f"{e} (a log without busy_s may give bytes, timed by the drive's figures)"
+        ) from None
+    return busy
+
+
+def _timed_by_drive(trace: MountTrace, drive: str) -> MountTrace:
+    """A trace read with bytes in ``busy_s``, busy for the drive's mean
+    locate plus those bytes at its rate (as a recall trace's files are)."""
+    from seekplan.hardware import drive_figures
+
+    figures = drive_figures(drive, "--drive", trace.source)
+    seconds = (figures["mean_locate_s"] or 0.0) + trace.busy_s / float(figures["rate_bps"])
+    return replace(trace, busy_s=seconds)
 
 
 def _chain(first: str, rest: Iterator[str]) -> Iterator[str]:
@@ -226,7 +254,9 @@ def _from_ecmwf(p: Path, first: str, rest: Iterator[str]) -> MountTrace:
     return from_columns(times, carts, busy, str(p))
 
 
-def _from_rows(p: Path, rows: Iterator[tuple[str, dict[str, Any]]]) -> MountTrace:
+def _from_rows(
+    p: Path, rows: Iterator[tuple[str, dict[str, Any]]], busy_column: str = "busy_s"
+) -> MountTrace:
     times: list[float] = []
     carts: list[str] = []
     busy: list[float] = []
@@ -237,7 +267,7 @@ def _from_rows(p: Path, rows: Iterator[tuple[str, dict[str, Any]]]) -> MountTrac
             raise SeekplanError(f"{where}: column 'cartridge' is empty")
         times.append(seconds_of(row["time"], where))
         carts.append(cart)
-        busy.append(nonnegative(row["busy_s"], "busy_s", where, integer=False))
+        busy.append(nonnegative(row[busy_column], busy_column, where, integer=False))
     if not times:
         raise SeekplanError(f"{p}: no requests (a header and no rows)")
     return from_columns(times, carts, busy, str(p))
@@ -248,9 +278,9 @@ def _from_parquet(p: Path, drive: str) -> MountTrace:
     names = table.column_names
     if set(RECALL_COLUMNS) <= set(names) and "cartridge" not in names:
         return _from_recall(p, drive)
-    check_header(names, COLUMNS, str(p))
-
-    return _from_rows(p, parquet_rows(table, COLUMNS, str(p)))
+    busy = _busy_column(names, p)
+    trace = _from_rows(p, parquet_rows(table, ("time", "cartridge", busy), str(p)), busy)
+    return trace if busy == "busy_s" else _timed_by_drive(trace, drive)
 
 
 def _from_recall(p: Path, drive: str) -> MountTrace:
