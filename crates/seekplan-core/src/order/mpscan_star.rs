@@ -110,10 +110,8 @@ mod tests {
     /// The catalogued MLR1 drive with a nominal tape.
     fn mlr1() -> SerpentineModel {
         let devices = include_str!("../../../../python/seekplan/data/devices.toml");
-        let doc: toml::Value = toml::from_str(devices).expect("catalog parses");
-        let spec: SerpentineSpec = doc["drives"]["mlr1"]["params"]
-            .clone()
-            .try_into()
+        let doc: serde_json::Value = basic_toml::from_str(devices).expect("catalog parses");
+        let spec: SerpentineSpec = serde_json::from_value(doc["drives"]["mlr1"]["params"].clone())
             .expect("a serpentine spec");
         SerpentineModel::nominal(spec).expect("valid spec")
     }

@@ -14,11 +14,8 @@ pub const DEVICES: &str = include_str!("../../../../python/seekplan/data/devices
 
 /// The serpentine spec of a catalogued drive.
 pub fn spec(name: &str) -> SerpentineSpec {
-    let doc: toml::Value = toml::from_str(DEVICES).expect("catalog parses");
-    doc["drives"][name]["params"]
-        .clone()
-        .try_into()
-        .expect("a serpentine spec")
+    let doc: serde_json::Value = basic_toml::from_str(DEVICES).expect("catalog parses");
+    serde_json::from_value(doc["drives"][name]["params"].clone()).expect("a serpentine spec")
 }
 
 /// A nominal tape in a catalogued drive.

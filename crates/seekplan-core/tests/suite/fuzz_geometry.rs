@@ -18,8 +18,8 @@ const LTO: &str = include_str!("../../../../python/seekplan/data/lto.toml");
 
 /// The `params` table of a catalogued drive as JSON.
 fn params(catalog: &str, drive: &str) -> Value {
-    let doc: toml::Value = toml::from_str(catalog).expect("catalog parses");
-    serde_json::to_value(&doc["drives"][drive]["params"]).expect("toml is JSON")
+    let doc: serde_json::Value = basic_toml::from_str(catalog).expect("catalog parses");
+    doc["drives"][drive]["params"].clone()
 }
 
 /// What a user may type where a number is expected.

@@ -12,13 +12,13 @@ use seekplan_core::{Error, Moves, Schedule};
 
 const LTO: &str = include_str!("../../../../python/seekplan/data/lto.toml");
 
-fn entry(name: &str) -> toml::Value {
-    let doc: toml::Value = toml::from_str(LTO).expect("catalog parses");
+fn entry(name: &str) -> serde_json::Value {
+    let doc: serde_json::Value = basic_toml::from_str(LTO).expect("catalog parses");
     doc["drives"][name].clone()
 }
 
 fn drive(name: &str) -> LtoModel {
-    let spec: LtoSpec = entry(name)["params"].clone().try_into().expect("LTO spec");
+    let spec: LtoSpec = serde_json::from_value(entry(name)["params"].clone()).expect("LTO spec");
     LtoModel::nominal(spec).expect("valid spec")
 }
 
@@ -63,7 +63,7 @@ fn each_generation_reproduces_its_catalogued_average_locate_from_bot() {
             .map(|_| model.locate(Block(0), Block(rng.gen_range(0..model.capacity()))))
             .sum::<f64>()
             / k as f64;
-        let catalogued = entry(name)["mechanics"]["avg_locate_s"].as_float().unwrap();
+        let catalogued = entry(name)["mechanics"]["avg_locate_s"].as_f64().unwrap();
         assert!(
             (mean - catalogued).abs() < 0.5,
             "{name}: {mean} vs {catalogued}"
