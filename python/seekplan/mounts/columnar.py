@@ -65,6 +65,10 @@ def _trace(
     ):
         return None
     busy = np.asarray(busy_col.to_numpy(zero_copy_only=False), dtype=np.float64)
+    from seekplan.mounts.trace import MAX_BUSY_S
+
+    if busy_column == "busy_s" and (busy > MAX_BUSY_S).any():
+        return None
     if not (
         np.isfinite(seconds).all()
         and np.isfinite(busy).all()

@@ -44,6 +44,11 @@ from seekplan.recall.trace import nonnegative, seconds_of
 COLUMNS = ("time", "cartridge", "busy_s")
 #: The columns of a file-level recall trace, converted through the read model.
 RECALL_COLUMNS = ("time", "path", "tape", "block", "size")
+#: Longest busy time of one request, seconds (a year, the core's bound):
+#: ECMWF's sample's longest is 225,119 s, 2.6 days.
+MAX_BUSY_S = 365 * 86_400.0
+#: Longest span of a trace's arrivals, seconds (a century, the core's bound).
+MAX_SPAN_S = 100 * 365 * 86_400.0
 #: [choice] The drive whose figures turn a recall trace's files into busy
 #: seconds when none is named: the recall simulator's default (KIT's T10000D).
 DEFAULT_DRIVE = "t10000d"
@@ -107,6 +112,10 @@ def from_codes(
     number = np.empty(int(seen[-1]) + 1, dtype=np.uint32)
     number[by_appearance] = np.arange(len(by_appearance), dtype=np.uint32)
     t = times[order]
+    if t[-1] - t[0] > MAX_SPAN_S:
+        raise SeekplanError(
+            f"{source}: the requests span {(t[-1] - t[0]) / 3.156e7:.3g} years; at most a century"
+        )
     return MountTrace(
         t - t[0],
         number[ordered],
@@ -250,8 +259,18 @@ def _from_ecmwf(p: Path, first: str, rest: Iterator[str]) -> MountTrace:
             raise SeekplanError(f"{where}: field 1 (cartridge) is empty")
         times.append(_ecmwf_seconds(stamp, days, where))
         carts.append(cart)
-        busy.append(nonnegative(seconds, "seconds", where, integer=False))
+        busy.append(_busy(seconds, "seconds", where))
     return from_columns(times, carts, busy, str(p))
+
+
+def _busy(value: Any, column: str, where: str) -> float:
+    """A request's busy seconds: a number in 0..MAX_BUSY_S."""
+    seconds = nonnegative(value, column, where, integer=False)
+    if seconds > MAX_BUSY_S:
+        raise SeekplanError(
+            f"{where}: column {column!r}: {seconds:g} s is more than a year ({MAX_BUSY_S:g} s)"
+        )
+    return seconds
 
 
 def _from_rows(
@@ -267,7 +286,12 @@ def _from_rows(
             raise SeekplanError(f"{where}: column 'cartridge' is empty")
         times.append(seconds_of(row["time"], where))
         carts.append(cart)
-        busy.append(nonnegative(row[busy_column], busy_column, where, integer=False))
+        value = row[busy_column]
+        busy.append(
+            _busy(value, busy_column, where)
+            if busy_column == "busy_s"
+            else nonnegative(value, busy_column, where, integer=False)
+        )
     if not times:
         raise SeekplanError(f"{p}: no requests (a header and no rows)")
     return from_columns(times, carts, busy, str(p))

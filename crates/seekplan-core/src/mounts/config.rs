@@ -175,12 +175,25 @@ impl Default for Library {
     }
 }
 
+/// `v` as a person reads it: plain below a million, else in scientific
+/// notation (`1e300`, not three hundred digits).
+pub(crate) fn shown(v: f64) -> String {
+    if v.is_finite() && v.abs() < 1e6 {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
 /// Fails unless `v` is a finite number in `0..=MAX_SECONDS`.
 pub(crate) fn check_seconds(field: &str, v: f64) -> Result<()> {
     if !v.is_finite() || !(0.0..=MAX_SECONDS).contains(&v) {
         return Err(Error::invalid(
             field,
-            format!("must be between 0 and {MAX_SECONDS} seconds, got {v}"),
+            format!(
+                "must be between 0 and {MAX_SECONDS} seconds (a year), got {}",
+                shown(v)
+            ),
         ));
     }
     Ok(())

@@ -21,4 +21,4 @@ pub use eviction::Evictor;
 pub use floor::{next_requests, untimed_loads};
 pub use geometry::{ConstantRobot, Geometry, GeometryRobot, Move};
 pub use metrics::{MountMetrics, QUANTILES};
-pub use trace::{MountTrace, MAX_REQUESTS};
+pub use trace::{MountTrace, MAX_REQUESTS, MAX_SPAN_S};

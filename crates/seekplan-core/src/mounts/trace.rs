@@ -1,10 +1,14 @@
 //! A mount-level trace: each request names a time, a cartridge (numbered
 //! from 0 by the reader) and the seconds the cartridge keeps a drive busy.
 
+use super::config::{shown, MAX_SECONDS};
 use crate::{Error, Result};
 
 /// Most requests one trace may hold (the indices are u32).
 pub const MAX_REQUESTS: usize = (u32::MAX - 1) as usize;
+/// Longest span of arrival times, seconds (a century): far beyond any log,
+/// and short enough that sums of times keep sub-millisecond precision.
+pub const MAX_SPAN_S: f64 = 100.0 * 365.0 * 86_400.0;
 
 /// Cartridge requests in arrival order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,8 +34,9 @@ impl MountTrace {
         self.time_s.is_empty()
     }
 
-    /// Fails, naming the request (1-based), unless times are finite and in
-    /// order, busy times finite and non-negative, cartridges in range.
+    /// Fails, naming the request (1-based), unless times are finite, in
+    /// order and within [`MAX_SPAN_S`] of the first, busy times in
+    /// `0..=MAX_SECONDS`, cartridges in range.
     pub fn validate(&self) -> Result<()> {
         let n = self.len();
         if self.cartridge.len() != n || self.busy_s.len() != n {
@@ -56,11 +61,30 @@ impl MountTrace {
             if !t.is_finite() || t < last {
                 return Err(Error::invalid(
                     at(),
-                    format!("time {t} is not finite or comes before the previous {last}"),
+                    format!(
+                        "time {} is not finite or comes before the previous {}",
+                        shown(t),
+                        shown(last)
+                    ),
                 ));
             }
-            if !b.is_finite() || b < 0.0 {
-                return Err(Error::invalid(at(), format!("busy time {b} must be >= 0")));
+            if t - self.time_s[0] > MAX_SPAN_S {
+                return Err(Error::invalid(
+                    at(),
+                    format!(
+                        "time {} is more than a century ({MAX_SPAN_S} s) after the first",
+                        shown(t)
+                    ),
+                ));
+            }
+            if !b.is_finite() || !(0.0..=MAX_SECONDS).contains(&b) {
+                return Err(Error::invalid(
+                    at(),
+                    format!(
+                        "busy time {} must be between 0 and {MAX_SECONDS} s (a year)",
+                        shown(b)
+                    ),
+                ));
             }
             if c as usize >= self.cartridges {
                 return Err(Error::invalid(
