@@ -176,6 +176,16 @@ def test_the_api_shape_matches_recall_and_archive(tmp_path: Path) -> None:
         ({"placement": "nearest-free"}, "placement"),
         ({"eviction": "mru"}, "eviction"),
         ({"library": {"kind": "geometry", "modules": 1}}, "library"),
+        # A library whose free-slot sets would fill memory.
+        (
+            {
+                "library": {
+                    **mounts.parse_config({"library": "sl8500x32"}).data["library"],
+                    "slots_per_rail": 1_000_000,
+                }
+            },
+            "library.slots_per_rail",
+        ),
     ],
 )
 def test_bad_configs_name_the_field(data: dict[str, object], field: str) -> None:

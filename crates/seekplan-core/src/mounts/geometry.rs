@@ -13,6 +13,11 @@ use std::collections::BTreeSet;
 
 /// Most modules, rails, handbots or slots per rail a geometry may have.
 const MAX_COUNT: usize = 1 << 20;
+/// Most slots in a whole library: ten SL8500 complexes' worth (the replay
+/// keeps a free-slot set of them).
+pub const MAX_SLOTS: usize = 4_000_000;
+/// Most rails (modules x rails) in a whole library.
+pub const MAX_RAILS: usize = 4_096;
 
 /// Where the robotics are and how fast they move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -77,6 +82,23 @@ impl Geometry {
                     format!("must be between 1 and {MAX_COUNT}, got {v}"),
                 ));
             }
+        }
+        let rails = self.modules.saturating_mul(self.rails);
+        if rails > MAX_RAILS {
+            return Err(Error::invalid(
+                "rails",
+                format!(
+                    "{} modules x {} rails is {rails} rails; at most {MAX_RAILS}",
+                    self.modules, self.rails
+                ),
+            ));
+        }
+        let slots = rails.saturating_mul(self.slots_per_rail);
+        if slots > MAX_SLOTS {
+            return Err(Error::invalid(
+                "slots_per_rail",
+                format!("{slots} slots in the library; at most {MAX_SLOTS}"),
+            ));
         }
         if !(1..=2).contains(&self.handbots_per_rail) {
             return Err(Error::invalid(
