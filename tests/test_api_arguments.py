@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import seekplan
-from seekplan import archive, media, recall
+from seekplan import archive, media, mounts, recall
 from seekplan.errors import ArgumentError, SeekplanError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -27,6 +27,11 @@ CALLS: dict[str, tuple[Any, list[Any], dict[str, Any]]] = {
     "recall.load_config": (recall.load_config, [EXAMPLES / "recall.yaml"], {}),
     "archive.load_config": (archive.load_config, [EXAMPLES / "archive.yaml"], {}),
     "media.load_config": (media.load_config, [EXAMPLES / "study.yaml"], {}),
+    "mounts.load_config": (mounts.load_config, [EXAMPLES / "mounts.yaml"], {}),
+    "mounts.load_trace": (mounts.load_trace, [EXAMPLES / "mounts-ecmwf.txt"], {}),
+    "mounts.synthetic_trace": (mounts.synthetic_trace, [200, 20, 1.0], {}),
+    "mounts.untimed_loads": (mounts.untimed_loads, [mounts.synthetic_trace(200, 20, 1.0), 4], {}),
+    "mounts.parse_config": (mounts.parse_config, [{"drives": 4}], {}),
 }
 
 

@@ -5,7 +5,9 @@ use crate::{err, parse, parse_config};
 use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use seekplan_core::mounts::{replay, untimed_loads, EvictionPolicy, MountConfig, MountTrace};
+use seekplan_core::mounts::{
+    replay, untimed_loads, EvictionPolicy, MountConfig, MountTrace, MAX_DRIVES,
+};
 
 /// The config with every default filled in, after the core's checks, as JSON.
 #[pyfunction]
@@ -62,8 +64,10 @@ fn mounts_untimed_loads(
         &serde_json::to_string(policy).unwrap_or_default(),
         "eviction",
     )?;
-    if drives == 0 {
-        return Err(PyValueError::new_err("drives: must be at least 1"));
+    if drives == 0 || drives > MAX_DRIVES {
+        return Err(PyValueError::new_err(format!(
+            "drives: must be between 1 and {MAX_DRIVES}, got {drives}"
+        )));
     }
     let carts = cartridge.as_array().to_vec();
     if let Some(&bad) = carts.iter().find(|&&c| c as usize >= cartridges) {

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from seekplan import _core
-from seekplan.errors import SeekplanError, require_type
+from seekplan.errors import ArgumentError, SeekplanError, require_type
 from seekplan.mounts.config import MountConfig
 from seekplan.mounts.trace import MountTrace
 from seekplan.sweep import Executor
@@ -60,7 +60,9 @@ def untimed_loads(trace: MountTrace, drives: int, policy: str = "belady", seed: 
                 seed,
             )
         )
-    except (ValueError, OverflowError, TypeError) as e:
+    except TypeError as e:
+        raise ArgumentError(f"mounts.untimed_loads: {e}") from None
+    except (ValueError, OverflowError) as e:
         raise SeekplanError(f"mounts.untimed_loads: {e}") from None
 
 
@@ -85,12 +87,17 @@ def sweep(
     "runs"}``, runs in policy-major order."""
     require_type(config, MountConfig, "mounts.sweep: config", "seekplan.mounts.load_config")
     require_type(trace, MountTrace, "mounts.sweep: trace", "seekplan.mounts.load_trace")
+    if not isinstance(policies, list | tuple) or not all(isinstance(p, str) for p in policies):
+        raise ArgumentError(f"mounts.sweep: policies must be a list of names, got {policies!r}")
+    if delays_s is not None and (
+        not isinstance(delays_s, list | tuple)
+        or not all(isinstance(d, int | float) and not isinstance(d, bool) for d in delays_s)
+    ):
+        raise ArgumentError(f"mounts.sweep: delays_s must be a list of seconds, got {delays_s!r}")
     unknown = [p for p in policies if p not in POLICIES]
     if unknown or not policies:
-        raise SeekplanError(
-            f"policy: unknown {', '.join(map(repr, unknown)) or 'none given'}; "
-            f"choose from {', '.join(POLICIES)}"
-        )
+        what = f"unknown {', '.join(map(repr, unknown))}" if unknown else "no policy given"
+        raise SeekplanError(f"policy: {what}; choose from {', '.join(POLICIES)}")
     points = []
     for policy in policies:
         for delay in delays_s if delays_s is not None else [None]:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from seekplan.errors import SeekplanError
+from seekplan.errors import ArgumentError, SeekplanError
 from seekplan.mounts.trace import MountTrace, from_columns
 
 DAY_S = 86_400.0
+#: Most requests (and cartridges) a synthetic trace may have: `--synthetic`'s bound.
+MAX_REQUESTS = 10_000_000
 #: [choice] Zipf exponent of cartridge popularity: a few cartridges take
 #: most requests, as in archive traces; 1.1 keeps a long tail of cold ones.
 ZIPF_S = 1.1
@@ -41,6 +43,18 @@ def synthetic_trace(
     seed: int = 1,
 ) -> MountTrace:
     """``requests`` requests for ``cartridges`` cartridges over ``days``."""
+    for name, value, kinds in (
+        ("requests", requests, int),
+        ("cartridges", cartridges, int),
+        ("days", days, int | float),
+        ("seed", seed, int),
+    ):
+        if not isinstance(value, kinds) or isinstance(value, bool):
+            raise ArgumentError(f"synthetic trace: {name} must be a number, got {value!r}")
+    if not 0 <= seed < 2**63 or requests > MAX_REQUESTS or cartridges > MAX_REQUESTS:
+        raise SeekplanError(
+            f"synthetic trace: at most {MAX_REQUESTS:,} requests and cartridges, seed in 0..2**63"
+        )
     if requests < 1 or cartridges < 1 or not 0 < days <= 3650:
         raise SeekplanError(
             "synthetic trace: requests and cartridges must be at least 1, days in (0, 3650]"
