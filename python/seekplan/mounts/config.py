@@ -29,8 +29,6 @@ class MountConfig:
     data: dict[str, Any]
     #: Where the config came from (its file), named by errors.
     origin: str = "config"
-    #: The catalogued library it names, if any (for reports).
-    library_name: str | None = None
 
     @property
     def drives(self) -> int:
@@ -45,7 +43,7 @@ class MountConfig:
     def with_changes(self, **changes: Any) -> MountConfig:
         """The same config with top-level fields replaced, checked again."""
         data = checked_by_core(_core.mounts_config, {**self.data, **changes}, self.origin)
-        return MountConfig(data, self.origin, self.library_name)
+        return MountConfig(data, self.origin)
 
     def to_json(self) -> str:
         """The config as the core takes it."""
@@ -92,16 +90,14 @@ def parse_config(data: Any, origin: str = "config") -> MountConfig:
     ``library: NAME`` and ``drive: NAME`` are read from the catalog; a
     figure the config sets itself wins over the drive's."""
     data = dict(settings(data, origin))
-    library_name = None
     library = data.get("library")
     if isinstance(library, str):
-        library_name = library
         data["library"] = library_model(library, "library", origin)
     drive = data.pop("drive", None)
     if drive is not None:
         figures = drive_figures(drive, "drive", origin)
         data = {"load_s": figures["load_s"], "unload_s": figures["unload_s"], **data}
-    return MountConfig(checked_by_core(_core.mounts_config, data, origin), origin, library_name)
+    return MountConfig(checked_by_core(_core.mounts_config, data, origin), origin)
 
 
 def load_config(path: str | Path) -> MountConfig:

@@ -187,7 +187,7 @@ def _busy_column(header: Sequence[str], p: Path) -> str:
     ``time`` and ``cartridge``; else an error naming line 1."""
     busy = "busy_s" if "busy_s" in header or "bytes" not in header else "bytes"
     try:
-        check_header(header, ("time", "cartridge", busy), str(p))
+        check_header(header, (*COLUMNS[:2], busy), str(p))
     except SeekplanError as e:
         raise SeekplanError(
             f"{e} (a log without busy_s may give bytes, timed by the drive's figures)"
@@ -303,19 +303,18 @@ def _from_parquet(p: Path, drive: str) -> MountTrace:
     if set(RECALL_COLUMNS) <= set(names) and "cartridge" not in names:
         return _from_recall(p, drive)
     busy = _busy_column(names, p)
-    trace = _from_rows(p, parquet_rows(table, ("time", "cartridge", busy), str(p)), busy)
+    trace = _from_rows(p, parquet_rows(table, (*COLUMNS[:2], busy), str(p)), busy)
     return trace if busy == "busy_s" else _timed_by_drive(trace, drive)
 
 
 def _from_recall(p: Path, drive: str) -> MountTrace:
-    """Each file of a recall trace becomes a request for its tape, busy for
-    the drive's mean locate plus the file's transfer at the drive's rate."""
+    """Each file of a recall trace becomes a request for its tape, timed by
+    the drive as a log's bytes are (:func:`_timed_by_drive`)."""
     from seekplan.hardware import drive_figures
     from seekplan.recall.trace import load_trace as load_recall_trace
 
-    figures = drive_figures(drive, "--drive", str(p))
-    locate = figures["mean_locate_s"] or 0.0
-    campaign = load_recall_trace(p, int(figures["capacity_bytes"]), 1)
-    busy = locate + campaign.size.astype(np.float64) / float(figures["rate_bps"])
+    capacity = int(drive_figures(drive, "--drive", str(p))["capacity_bytes"])
+    campaign = load_recall_trace(p, capacity, 1)
     names = [campaign.tape_names[t] for t in campaign.tape]
-    return from_columns(campaign.arrival_s, names, busy, str(p))
+    sizes = campaign.size.astype(np.float64)
+    return _timed_by_drive(from_columns(campaign.arrival_s, names, sizes, str(p)), drive)

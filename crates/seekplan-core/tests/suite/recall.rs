@@ -87,16 +87,21 @@ fn campaign(tapes: u32, per_tape: u32, seed: u64) -> Campaign {
     .unwrap()
 }
 
-#[test]
-fn one_drive_one_tape_matches_hand_timing() {
-    let c = Campaign::new(
+/// Two 100 MB files at blocks 500 and 100 of one 1,000 MB tape.
+fn two_files_on_one_tape() -> Campaign {
+    Campaign::new(
         vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
         vec![TapeSpec {
             capacity: 1000 * MB,
             used: 1000 * MB,
         }],
     )
-    .unwrap();
+    .unwrap()
+}
+
+#[test]
+fn one_drive_one_tape_matches_hand_timing() {
+    let c = two_files_on_one_tape();
     let out = simulate(
         &spec(library(1, 10), Strategy::ByDataset(ByDataset {}), 1e5),
         &c,
@@ -377,14 +382,7 @@ fn session_fraction_curve_is_floor_to_full_rate_at_80_pct() {
 
 #[test]
 fn session_fraction_times_reads_by_the_sessions_share_of_the_tape() {
-    let c = Campaign::new(
-        vec![file(0, 500, 100 * MB), file(0, 100, 100 * MB)],
-        vec![TapeSpec {
-            capacity: 1000 * MB,
-            used: 1000 * MB,
-        }],
-    )
-    .unwrap();
+    let c = two_files_on_one_tape();
     let mut lib = library(1, 10);
     lib.read_model = session_fraction();
     let out = simulate(&spec(lib, Strategy::ByDataset(ByDataset {}), 1e5), &c).unwrap();
