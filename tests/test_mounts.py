@@ -312,3 +312,34 @@ def test_absurd_figures_are_refused_not_simulated(tmp_path: Path, text: str, exp
     )
     assert result.exit_code == 2, result.output
     assert expected in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ([], "give --trace FILE or --synthetic REQUESTS"),
+        (["--synthetic", "10", "--trace", "x.csv"], "give --trace FILE or --synthetic REQUESTS"),
+        (["--synthetic", "10", "--dismount", "soon"], "--dismount: 'soon' is not"),
+        (["--synthetic", "10", "--sweep", "delay=1"], "--sweep: 'delay=1'"),
+        (["--synthetic", "10", "--sweep", "dismount_delay=a,b"], "not a list of seconds"),
+        (["--synthetic", "10", "--sweep", "dismount_delay=-5"], "dismount.delay_s"),
+        (["--synthetic", "10", "--policy", "mru"], "unknown 'mru'"),
+        (["--synthetic", "10", "--placement", "nearest-free"], "placement"),
+    ],
+)
+def test_bad_options_exit_2_naming_the_option(
+    tmp_path: Path, args: list[str], expected: str
+) -> None:
+    result = runner.invoke(app, ["simulate", "mounts", *args, "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2, result.output
+    assert expected in " ".join(result.output.split())
+
+
+def test_unreadable_traces_and_bad_columns_are_clear_errors(tmp_path: Path) -> None:
+    from seekplan import _core
+
+    with pytest.raises(SeekplanError, match="cannot read trace"):
+        mounts.load_trace(tmp_path)  # a directory
+    # The binding refuses a cartridge beyond the count it is given.
+    with pytest.raises(ValueError, match="cartridge 5 outside 0..2"):
+        _core.mounts_untimed_loads(np.array([5], dtype=np.uint32), 2, 1, "lru", 1)

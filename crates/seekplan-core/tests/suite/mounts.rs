@@ -434,3 +434,20 @@ fn bad_configs_name_the_field() {
         .to_string()
         .contains("request 2"));
 }
+
+#[test]
+fn bad_traces_name_the_request() {
+    let error = |t: &MountTrace| replay(&MountConfig::default(), t).unwrap_err().to_string();
+    let mut t = trace(&[(0.0, 0, 1.0), (1.0, 0, 1.0)]);
+    t.busy_s.pop();
+    assert!(error(&t).contains("differ in length"));
+    let mut t = trace(&[(0.0, 0, 1.0), (1.0, 0, 1.0)]);
+    t.cartridge[1] = 7;
+    assert!(error(&t).contains("request 2") && error(&t).contains("cartridge 7"));
+    let t = trace(&[(0.0, 0, 1.0), (1e300, 0, 1.0)]);
+    assert!(error(&t).contains("century") && error(&t).contains("1e300"));
+    let t = trace(&[(0.0, 0, 1e308)]);
+    assert!(error(&t).contains("busy time 1e308"));
+    let t = trace(&[(0.0, 0, f64::NAN)]);
+    assert!(error(&t).contains("request 1"));
+}
