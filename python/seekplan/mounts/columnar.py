@@ -1,6 +1,7 @@
 """The fast path of the mount-trace reader: pyarrow's multi-threaded CSV
 reader parses a whole ECMWF or ``time,cartridge,busy_s`` file into columns
-(1,000,000 ECMWF lines: 0.2 s instead of 7 s line by line). It returns
+(benchmarks/bench_mounts.py times ``load_trace`` on 1,000,000 ECMWF lines
+both ways; RESULTS.md, "Mount replay"). It returns
 None on anything it cannot take whole (a bad value, an odd line), and the
 line-by-line reader then reads the file again and names the bad line."""
 

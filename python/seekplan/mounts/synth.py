@@ -18,8 +18,10 @@ MAX_REQUESTS = 10_000_000
 ZIPF_S = 1.1
 #: Busy seconds: lognormal with the median (182 s) and 90th percentile
 #: (560 s) of the public 250,000-line sample of ECMWF's trace shipped with
-#: Mäsker et al.'s simulator (github.com/maesker/RoboticTapeLibrary),
-#: measured on 2026-11-28; the trace itself is not ours to ship.
+#: Mäsker et al.'s simulator (github.com/maesker/RoboticTapeLibrary,
+#: src/traces/io_events_sample_250k.csv.bz2), read with our own load_trace
+#: (command in benchmarks/RESULTS.md, "Mount replay"); the trace itself is
+#: not ours to ship.
 BUSY_MEDIAN_S = 182.0
 BUSY_SIGMA = float(np.log(560.0 / 182.0) / 1.2816)
 #: [choice] The most a cartridge's expected busy time may take of the
