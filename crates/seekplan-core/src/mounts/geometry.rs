@@ -20,7 +20,7 @@ pub const MAX_SLOTS: usize = 4_000_000;
 pub const MAX_RAILS: usize = 4_096;
 
 /// Where the robotics are and how fast they move.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Geometry {
     /// Library modules in a row, each joined to the next by a pass-through port.
@@ -306,7 +306,7 @@ impl GeometryRobot {
             })
             .collect();
         GeometryRobot {
-            geo: geo.clone(),
+            geo: *geo,
             handbots,
             elevators: vec![0.0; geo.modules * geo.elevators.max(1)],
             ports: vec![0.0; geo.modules.saturating_sub(1)],
@@ -384,7 +384,7 @@ impl GeometryRobot {
     /// A move leg by leg: along the rail to the port, through the ports to
     /// the target module, to the elevator, up or down, along to the target.
     fn carry(&mut self, from: Place, to: Place, ready: f64) -> Move {
-        let g = self.geo.clone();
+        let g = self.geo;
         let mut at = from;
         let mut t = ready;
         let mut picked = None;

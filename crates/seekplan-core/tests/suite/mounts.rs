@@ -352,7 +352,7 @@ fn two_handbots_wait_for_each_other_when_their_paths_cross() {
     let mut g = small_library();
     g.modules = 1;
     g.rails = 1;
-    let mut one = g.clone();
+    let mut one = g;
     one.handbots_per_rail = 1;
     let last = (g.slots_per_rail - 1) as u32;
     let mut two_bots = GeometryRobot::new(&g);
