@@ -6,7 +6,7 @@ use numpy::PyReadonlyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use seekplan_core::mounts::{
-    replay, untimed_loads, EvictionPolicy, MountConfig, MountTrace, MAX_DRIVES,
+    check_untimed, replay, untimed_loads, EvictionPolicy, MountConfig, MountTrace,
 };
 
 /// The config with every default filled in, after the core's checks, as JSON.
@@ -64,17 +64,8 @@ fn mounts_untimed_loads(
         &serde_json::to_string(policy).unwrap_or_default(),
         "eviction",
     )?;
-    if drives == 0 || drives > MAX_DRIVES {
-        return Err(PyValueError::new_err(format!(
-            "drives: must be between 1 and {MAX_DRIVES}, got {drives}"
-        )));
-    }
     let carts = cartridge.as_array().to_vec();
-    if let Some(&bad) = carts.iter().find(|&&c| c as usize >= cartridges) {
-        return Err(PyValueError::new_err(format!(
-            "cartridge {bad} outside 0..{cartridges}"
-        )));
-    }
+    check_untimed(&carts, cartridges, drives).map_err(err)?;
     Ok(py.allow_threads(|| untimed_loads(&carts, cartridges, drives, policy, seed)))
 }
 

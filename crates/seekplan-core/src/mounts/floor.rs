@@ -3,8 +3,9 @@
 //! evicted. Belady's choice is optimal there (the offline minimum of
 //! loads), so its count is the floor no eviction policy can beat.
 
-use super::config::EvictionPolicy;
+use super::config::{EvictionPolicy, MAX_DRIVES};
 use super::eviction::Evictor;
+use crate::{Error, Result};
 
 /// For each request, the index of the next request for the same cartridge
 /// (`u32::MAX` if none).
@@ -19,7 +20,26 @@ pub fn next_requests(carts: &[u32], cartridges: usize) -> Vec<u32> {
     next
 }
 
-/// Loads `policy` makes in the untimed model with `drives` slots.
+/// Fails, naming the argument, unless [`untimed_loads`] can run on these:
+/// `drives` in `1..=MAX_DRIVES`, every cartridge below `cartridges`.
+pub fn check_untimed(carts: &[u32], cartridges: usize, drives: usize) -> Result<()> {
+    if drives == 0 || drives > MAX_DRIVES {
+        return Err(Error::invalid(
+            "drives",
+            format!("must be between 1 and {MAX_DRIVES}, got {drives}"),
+        ));
+    }
+    if let Some(&bad) = carts.iter().find(|&&c| c as usize >= cartridges) {
+        return Err(Error::invalid(
+            "trace",
+            format!("cartridge {bad} outside 0..{cartridges}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Loads `policy` makes in the untimed model with `drives` slots (checked
+/// by [`check_untimed`]).
 pub fn untimed_loads(
     carts: &[u32],
     cartridges: usize,

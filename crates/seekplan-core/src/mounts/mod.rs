@@ -18,7 +18,7 @@ pub use config::{
 };
 pub use engine::replay;
 pub use eviction::Evictor;
-pub use floor::{next_requests, untimed_loads};
+pub use floor::{check_untimed, next_requests, untimed_loads};
 pub use geometry::{ConstantRobot, Geometry, GeometryRobot, Move};
 pub use metrics::{MountMetrics, QUANTILES};
 pub use trace::{MountTrace, MAX_REQUESTS, MAX_SPAN_S};

@@ -6,8 +6,8 @@
 use crate::common::seeded;
 use proptest::prelude::*;
 use seekplan_core::mounts::{
-    replay, untimed_loads, Dismount, EvictionPolicy, Geometry, GeometryRobot, Library, MountConfig,
-    MountTrace, Placement,
+    check_untimed, replay, untimed_loads, Dismount, EvictionPolicy, Geometry, GeometryRobot,
+    Library, MountConfig, MountTrace, Placement,
 };
 use std::collections::HashMap;
 
@@ -450,4 +450,10 @@ fn bad_traces_name_the_request() {
     assert!(error(&t).contains("busy time 1e308"));
     let t = trace(&[(0.0, 0, f64::NAN)]);
     assert!(error(&t).contains("request 1"));
+    // The untimed model's own check.
+    let drives = check_untimed(&[0], 1, 0).unwrap_err().to_string();
+    assert!(drives.contains("drives"), "{drives}");
+    let range = check_untimed(&[5], 2, 1).unwrap_err().to_string();
+    assert!(range.contains("cartridge 5 outside 0..2"), "{range}");
+    assert!(check_untimed(&[1, 0], 2, 1).is_ok());
 }
