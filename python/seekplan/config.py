@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -235,3 +236,15 @@ def checked_by_core(check: Callable[[str], str], data: dict[str, Any], origin: s
         return json.loads(check(json.dumps(data)))
     except ValueError as e:
         raise SeekplanError(f"{origin}: {e}") from None
+
+
+@dataclass(frozen=True)
+class CoreConfig:
+    """A config as the Rust core checked it, every default filled in: the
+    shape recall's, archive's and the mount replay's configs share."""
+
+    data: dict[str, Any]
+
+    def to_json(self) -> str:
+        """The config as the core takes it."""
+        return json.dumps(self.data)

@@ -6,22 +6,20 @@ result with every default filled in."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import checked_by_core, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, load_yaml, settings
 from seekplan.errors import require_path
 from seekplan.hardware import drive_figures, robot_figures
 
 
 @dataclass(frozen=True)
-class ArchiveConfig:
+class ArchiveConfig(CoreConfig):
     """One archive simulation: the config with every default filled in by the core."""
 
-    data: dict[str, Any]
     #: Where the config came from (its file), named by errors found in a run.
     origin: str = "config"
 
@@ -29,10 +27,6 @@ class ArchiveConfig:
     def policy(self) -> str:
         """rait, parallel, vertical or hetero."""
         return str(self.data["policy"])
-
-    def to_json(self) -> str:
-        """The config as the core takes it."""
-        return json.dumps(self.data)
 
 
 def parse_config(data: Any, origin: str = "config") -> ArchiveConfig:

@@ -6,14 +6,13 @@ every default filled in."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import checked_by_core, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, load_yaml, settings
 from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import drive_figures
 
@@ -23,10 +22,9 @@ MAX_MODULES = 32
 
 
 @dataclass(frozen=True)
-class MountConfig:
+class MountConfig(CoreConfig):
     """One mount replay: the config with every default filled in by the core."""
 
-    data: dict[str, Any]
     #: Where the config came from (its file), named by errors.
     origin: str = "config"
 
@@ -44,10 +42,6 @@ class MountConfig:
         """The same config with top-level fields replaced, checked again."""
         data = checked_by_core(_core.mounts_config, {**self.data, **changes}, self.origin)
         return MountConfig(data, self.origin)
-
-    def to_json(self) -> str:
-        """The config as the core takes it."""
-        return json.dumps(self.data)
 
 
 def library_model(name: object, field: str, origin: str) -> dict[str, Any]:

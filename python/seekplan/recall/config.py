@@ -5,22 +5,19 @@ reads the YAML, passes it to the core once as JSON, and keeps the result."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import checked_by_core, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, load_yaml, settings
 from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import named_recall_robot
 
 
 @dataclass(frozen=True)
-class RecallConfig:
+class RecallConfig(CoreConfig):
     """One recall simulation: the config with every default filled in by the core."""
-
-    data: dict[str, Any]
 
     @property
     def library(self) -> dict[str, Any]:
@@ -31,10 +28,6 @@ class RecallConfig:
     def workload(self) -> dict[str, Any]:
         """Where the campaign comes from: ``kind`` kit (seed, scale) or files."""
         return dict(self.data["workload"])
-
-    def to_json(self) -> str:
-        """The config as the core takes it."""
-        return json.dumps(self.data)
 
 
 def parse_config(data: Any, origin: str = "config") -> RecallConfig:
