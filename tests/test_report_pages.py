@@ -1,13 +1,15 @@
 """Every kind of report, opened in a real browser (Chromium, issue 38): the
 page fits its width (wide tables scroll inside themselves), every plot
 loads with a paragraph above it saying what it shows, no table shows a raw
-nan or an exponent, and a screenshot is not blank."""
+nan or an exponent, a screenshot is not blank, and every series a legend
+names shows in the plot's picture (``seekplan.report.visibility``)."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from system_packages import chromium_path
 
@@ -50,12 +52,26 @@ def _reports(cli, root: Path) -> dict[str, Path]:
     return out
 
 
-def test_every_report_fits_the_page_and_shows_its_plots(cli, tmp_path):
+def test_every_report_fits_the_page_and_shows_its_plots(cli, tmp_path, monkeypatch):
     from PIL import Image
     from playwright.sync_api import sync_playwright
 
+    from seekplan.report.html import Report
+    from seekplan.report.visibility import hidden_series
+
     executable = chromium_path()
+    drawn: list[tuple[str, str, list[str]]] = []
+    embed = Report.figure
+
+    def figure_checked(self: Report, fig: Any, name: str, caption: str = "") -> None:
+        drawn.append((self.title, name, hidden_series(fig)))
+        embed(self, fig, name, caption)
+
+    monkeypatch.setattr(Report, "figure", figure_checked)
     reports = _reports(cli, tmp_path)
+    hidden = [d for d in drawn if d[2]]
+    assert not hidden, f"series a legend names but the plot does not show: {hidden}"
+    assert len(drawn) >= 10, drawn
     checked = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
