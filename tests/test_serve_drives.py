@@ -9,12 +9,14 @@ import random
 import time
 from typing import Any
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from serve_support import write_catalog
 
 from seekplan.catalog import make_drive
 from seekplan.serve import build
+from seekplan.serve.catalog import Catalog
 from seekplan.serve.config import load_stage_config
 from seekplan.serve.page import render_page
 from seekplan.serve.scheduler import Job, Scheduler
@@ -141,8 +143,8 @@ class FifoRequester:
         self.keys: list[int] = []
         self.parallel: list[int] = []
 
-    def arrive(self, job: Job, now: float) -> None:
-        self.keys.append(job.seq)
+    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
+        self.keys.append(key)
 
     def take(self, now: float) -> int | None:
         return self.keys.pop(0) if self.keys else None
@@ -158,9 +160,17 @@ def fifo_scheduler(tapes: list[int]) -> tuple[Scheduler, FifoRequester]:
     """Two drives, a queue of 2, `tapes: auto`; one file arrives per entry of
     ``tapes`` (its tape), in that order."""
     requester = FifoRequester()
-    sched = Scheduler(requester, ["B", "C"], make_drive("lto9"), "sort", 2, 2, auto_tapes=True)
+    n = len(tapes)
+    catalog = Catalog(
+        [f"/f{i}" for i in range(n)],
+        np.array(tapes, dtype=np.int64),
+        np.arange(n, dtype=np.int64) * 1000,
+        np.full(n, 1_000_000, dtype=np.int64),
+        ["B", "C"],
+    )
+    sched = Scheduler(requester, catalog, make_drive("lto9"), "sort", 2, 2, auto_tapes=True)
     for i, t in enumerate(tapes):
-        sched.arrive(Job(f"/f{i}", t, 1000 * i, 1_000_000), 0.0)
+        sched.arrive(Job(f"/f{i}", t, 1000 * i, 1_000_000, i), 0.0)
     return sched, requester
 
 

@@ -74,7 +74,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     )
     scheduler = Scheduler(
         requester,
-        catalog.tapes,
+        catalog,
         model,
         cfg.order,
         library["queue_size"],

@@ -43,8 +43,8 @@ HEAD_COLUMNS = (
     "id", "client", "created_at", "started_at", "completed_at", "deleted", "n_files",
     "accepted", *db.COUNT_COLUMN.values(),
 )  # fmt: skip
-#: A file to read: (file id, path).
-Queued = tuple[int, str]
+#: A file to read: (file id, path, catalog row).
+Queued = tuple[int, str, int]
 
 
 @dataclass
@@ -125,8 +125,10 @@ class Intake:
         found = self.catalog.lookup(wanted)
         errors = self.file_errors(found)
         queue = [
-            (fid, path)
-            for fid, (path, error) in enumerate(zip(wanted, errors, strict=True), first_id)
+            (fid, path, row)
+            for fid, (path, error, row) in enumerate(
+                zip(wanted, errors, found.row, strict=True), first_id
+            )
             if error is None
         ]
         counts = dict.fromkeys(db.STATES, 0)
@@ -246,7 +248,7 @@ class Intake:
         """What accepting ``r`` makes of it now (caller holds the store's
         lock): its summary, the pins its files already on disk add, and
         those files."""
-        on_disk = [(fid, p) for fid, p in r.queue if p in self.store.disk]
+        on_disk = [(fid, p) for fid, p, _ in r.queue if p in self.store.disk]
         counts = dict(r.counts)
         counts[SUBMITTED] -= len(on_disk)
         counts[COMPLETED] += len(on_disk)
@@ -322,7 +324,7 @@ class Intake:
             ]))  # fmt: skip
         if not staged:
             return queue
-        return [(fid, p) for fid, p in queue if fid not in staged]
+        return [q for q in queue if q[0] not in staged]
 
     def _discard(self, rid: str) -> None:
         """Deletes what was written of a request that failed half way (best

@@ -36,7 +36,7 @@ import heapq
 import json
 import math
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -44,6 +44,8 @@ import numpy as np
 
 from seekplan import _core
 from seekplan.serve.catalog import Catalog
+from seekplan.serve.db import SUBMITTED
+from seekplan.serve.pending import Pending
 
 #: Past this many files queued for a tape whose plan is running (or a quarter
 #: of the plan), the rest of the plan is ordered again instead of inserting
@@ -61,6 +63,8 @@ class Job:
     tape: int
     block: int
     size: int
+    #: The file's row in the catalog.
+    row: int
     #: Request file rows waiting for this read: file id -> (request id, state).
     rows: dict[int, tuple[str, str]] = field(default_factory=dict)
     #: Arrival sequence number: the job's key in the requester (smaller is older).
@@ -100,8 +104,8 @@ class Job:
 class Requester(Protocol):
     """The requester: files arrive, and the strategy releases them to the tape system."""
 
-    def arrive(self, job: Job, now: float) -> None:
-        """A file is requested at ``now`` (virtual seconds)."""
+    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
+        """A file is requested at ``now`` (virtual seconds) under ``key``."""
 
     def take(self, now: float) -> int | None:
         """The key (``seq``) of the next file to pass on, if the strategy releases one now."""
@@ -122,9 +126,9 @@ class CoreRequester:
     ) -> None:
         self.inner = _core.Requester(json.dumps(strategy), capacity, used, seed)
 
-    def arrive(self, job: Job, now: float) -> None:
+    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
         """Hands the file to the strategy under its key."""
-        self.inner.arrive(job.seq, job.tape, job.block, job.size, now)
+        self.inner.arrive(key, tape, block, size, now)
 
     def take(self, now: float) -> int | None:
         """The key of the file the strategy releases now, if any."""
@@ -214,7 +218,7 @@ class Scheduler:
     def __init__(
         self,
         requester: Requester,
-        tape_names: list[str],
+        catalog: Catalog,
         drive_model: Any,
         algo: str,
         queue_size: int,
@@ -224,16 +228,23 @@ class Scheduler:
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)
         self.requester = requester
-        self.tape_names = tape_names
+        self.catalog = catalog
+        self.tape_names = catalog.tapes
         self.model = drive_model
         self.block_bytes = int(drive_model.block_bytes)
         self.algo = algo
         self.queue_size = queue_size
-        self.tapes = [TapeQueue() for _ in tape_names]
+        self.tapes = [TapeQueue() for _ in catalog.tapes]
         self.drives = [DriveState(i) for i in range(drives)]
-        #: Live jobs by path (requested, not yet read nor cancelled).
+        #: Live jobs by path (requested, not yet read nor cancelled), but for
+        #: the untouched files in the requester, which wait in ``pending``.
         self.jobs: dict[str, Job] = {}
-        #: Jobs still in the requester, by key.
+        #: Files in the requester that nothing touched since they arrived.
+        self.pending = Pending()
+        #: Per catalog row, the arrival number of its live job (0: none).
+        self.live_seq = np.zeros(len(catalog), dtype=np.int64)
+        #: Jobs still in the requester that were touched (a second request,
+        #: a release, a recovery), by key.
         self.in_requester: dict[int, Job] = {}
         #: Files passed on to the tape system and not yet read.
         self.in_system = 0
@@ -246,8 +257,8 @@ class Scheduler:
         #: Tapes passed on in parallel as last set (0: not set yet).
         self.parallel_tapes = 0
         #: Per tape: files in the requester, and files passed on and not yet read.
-        self.pending_by_tape = [0] * len(tape_names)
-        self.system_by_tape = [0] * len(tape_names)
+        self.pending_by_tape = [0] * len(catalog.tapes)
+        self.system_by_tape = [0] * len(catalog.tapes)
         #: Tapes with nothing left in the requester and files still in the
         #: tape system (queued, planned or being read): in flight, but
         #: holding no place among the tapes the requester passes on.
@@ -260,15 +271,16 @@ class Scheduler:
         self.seq += 1
         job.seq = self.seq
         self.jobs[job.path] = job
+        self.live_seq[job.row] = job.seq
         self.in_requester[job.seq] = job
         self._count(job.tape, pending=1)
-        self.requester.arrive(job, now)
+        self.requester.arrive(job.seq, job.tape, job.block, job.size, now)
 
     def add(self, jobs: Iterable[Job], now: float) -> None:
         """New jobs enter the requester, or, for a path already live, join
         the live job (its rows and released rows)."""
         for job in jobs:
-            live = self.jobs.get(job.path)
+            live = self.live(job.path)
             if live is None:
                 self.arrive(job, now)
                 continue
@@ -276,11 +288,80 @@ class Scheduler:
             if job.released:
                 live.release(job.released)
 
+    def add_rows(
+        self, rows: np.ndarray, file_ids: np.ndarray, rids: str | Sequence[str], now: float
+    ) -> None:
+        """Files (catalog ``rows`` with their request ``file_ids``, of request
+        ``rids``: one for all, or one each) enter the requester, kept by
+        column in :attr:`pending`; a path already live, or named twice,
+        joins its job instead."""
+        _, first = np.unique(rows, return_index=True)
+        fresh = np.zeros(len(rows), dtype=bool)
+        fresh[first] = True
+        fresh &= self.live_seq[rows] == 0
+        new_rows = rows[fresh]
+        n = len(new_rows)
+        if n:
+            start = self.seq + 1
+            self.seq += n
+            self.live_seq[new_rows] = np.arange(start, start + n, dtype=np.int64)
+            own = (
+                rids
+                if isinstance(rids, str)
+                else [r for r, f in zip(rids, fresh, strict=True) if f]
+            )
+            self.pending.put(start, new_rows, file_ids[fresh], own)
+            tapes = self.catalog.tape_of[new_rows]
+            for tape, k in zip(*np.unique(tapes, return_counts=True), strict=True):
+                self._count(int(tape), pending=int(k))
+            arrive = self.requester.arrive
+            for seq, tape, block, size in zip(
+                range(start, start + n),
+                tapes.tolist(),
+                self.catalog.block[new_rows].tolist(),
+                self.catalog.size[new_rows].tolist(),
+                strict=True,
+            ):
+                arrive(seq, tape, block, size, now)
+        for k in np.flatnonzero(~fresh).tolist():
+            job = self.live(self.catalog.paths[int(rows[k])])
+            assert job is not None
+            job.rows[int(file_ids[k])] = (rids if isinstance(rids, str) else rids[k], SUBMITTED)
+
+    def _unpack(self, seq: int) -> Job | None:
+        """The job of the untouched file of arrival number ``seq``, out of
+        :attr:`pending` and live by path (None: no such file waits)."""
+        entry = self.pending.pop(seq)
+        if entry is None:
+            return None
+        row, file_id, rid = entry
+        c = self.catalog
+        job = Job(c.paths[row], int(c.tape_of[row]), int(c.block[row]), int(c.size[row]), row)
+        job.seq = seq
+        job.rows[file_id] = (rid, SUBMITTED)
+        self.jobs[job.path] = job
+        return job
+
+    def live(self, path: str) -> Job | None:
+        """The live job of ``path`` (requested, not yet read nor
+        cancelled), made an object if it was an untouched file."""
+        job = self.jobs.get(path)
+        if job is not None:
+            return job
+        row = self.catalog.row.get(path)
+        if row is None or self.live_seq[row] == 0:
+            return None
+        job = self._unpack(int(self.live_seq[row]))
+        if job is not None:
+            self.in_requester[job.seq] = job
+        return job
+
     def drop(self, path: str) -> None:
         """The job of ``path`` is no longer wanted (all its rows were cancelled)."""
-        job = self.jobs.pop(path, None)
-        if job is None:
+        if self.live(path) is None:
             return
+        job = self.jobs.pop(path)
+        self.live_seq[job.row] = 0
         if self.in_requester.pop(job.seq, None) is not None:
             self._count(job.tape, pending=-1)
             return  # the requester's key is skipped when taken
@@ -322,7 +403,7 @@ class Scheduler:
             key = self.requester.take(now)
             if key is None:
                 return
-            job = self.in_requester.pop(key, None)
+            job = self.in_requester.pop(key, None) or self._unpack(key)
             if job is None:
                 continue  # cancelled while in the requester
             self._enqueue(job)
@@ -572,6 +653,7 @@ class Scheduler:
         self._count(job.tape, system=-1)
         if self.jobs.get(job.path) is job:
             del self.jobs[job.path]
+            self.live_seq[job.row] = 0
             return True
         return False
 
@@ -630,4 +712,4 @@ class Scheduler:
 
     def waiting(self) -> int:
         """Files requested and not yet read (in the requester or the tape system)."""
-        return len(self.jobs)
+        return len(self.jobs) + len(self.pending)

@@ -36,6 +36,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import sqlalchemy as sa
 from prometheus_client import Gauge
 
@@ -50,7 +51,7 @@ from seekplan.serve.documents import status_document
 from seekplan.serve.drives import Drives
 from seekplan.serve.faults import ReadDeadline, RetryPolicy
 from seekplan.serve.guard import DatabaseGuard
-from seekplan.serve.intake import NOT_IN_CATALOG, Intake
+from seekplan.serve.intake import NOT_IN_CATALOG, Intake, Queued
 from seekplan.serve.metrics import Stats
 from seekplan.serve.scheduler import Job, Scheduler
 from seekplan.serve.store import ApiError, Store, Summary, chunks
@@ -272,6 +273,8 @@ class Service:
         go back to the scheduler. Caller holds the store's lock."""
         now = time.time()
         jobs: dict[str, Job] = {}
+        # Files waiting as they were submitted, kept by column: (file id, request, row).
+        waiting: list[tuple[int, str, int]] = []
         done: list[tuple[int, str, str, str, str | None]] = []
         pins: collections.Counter[str] = collections.Counter()
         pinned: list[int] = []
@@ -284,10 +287,14 @@ class Service:
                     pinned.append(fid)
             elif found.tape[k] is None:
                 done.append((fid, rid, state, FAILED, NOT_IN_CATALOG))
+            elif state == SUBMITTED and not released:
+                waiting.append((fid, rid, found.row[k]))
             else:
                 job = jobs.get(path)
                 if job is None:
-                    job = Job(path, found.tape_index[k], found.block[k], found.size[k])
+                    job = Job(
+                        path, found.tape_index[k], found.block[k], found.size[k], found.row[k]
+                    )
                     jobs[path] = job
                 job.rows[fid] = (rid, state)
                 if released:
@@ -295,7 +302,14 @@ class Service:
         if done:
             self.store.transition(done, now, pins, pinned)
         with self.sched.lock:
-            self.sched.add(jobs.values(), self.clock.now())
+            now = self.clock.now()
+            if waiting:
+                file_ids, rids, cat_rows = zip(*waiting, strict=True)
+                self.sched.add_rows(
+                    np.array(cat_rows, dtype=np.int64), np.array(file_ids, dtype=np.int64),
+                    rids, now,
+                )  # fmt: skip
+            self.sched.add(jobs.values(), now)
             self.drives.notify()
 
     # ---- acknowledgement -------------------------------------------------------
@@ -357,18 +371,15 @@ class Service:
         self._arrive(rid, queue)
         return rid
 
-    def _arrive(self, rid: str, queue: Sequence[tuple[int, str]]) -> None:
-        """Hands a request's files to the scheduler, a few hundred at a time
-        (the drives take the same lock), with the jobs built beforehand."""
+    def _arrive(self, rid: str, queue: Sequence[Queued]) -> None:
+        """Hands a request's files to the scheduler by column, a few hundred
+        at a time (the drives take the same lock)."""
         for chunk in chunks(queue, ARRIVALS_CHUNK):
-            found = self.catalog.lookup([path for _, path in chunk])
-            fresh = []
-            for k, (file_id, path) in enumerate(chunk):
-                job = Job(path, found.tape_index[k], found.block[k], found.size[k])
-                job.rows[file_id] = (rid, SUBMITTED)
-                fresh.append(job)
+            n = len(chunk)
+            file_ids = np.fromiter((q[0] for q in chunk), dtype=np.int64, count=n)
+            rows = np.fromiter((q[2] for q in chunk), dtype=np.int64, count=n)
             with self.sched.lock:
-                self.sched.add(fresh, self.clock.now())
+                self.sched.add_rows(rows, file_ids, rid, self.clock.now())
                 self.drives.notify()
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:
@@ -448,7 +459,7 @@ class Service:
             unqueued = []
             with self.sched.lock:
                 for r in rows:
-                    job = self.sched.jobs.get(r.path)
+                    job = self.sched.live(r.path)
                     held = job.rows.pop(r.id, None) if job is not None else None
                     if held is None:
                         unqueued.append(r.id)
@@ -513,7 +524,7 @@ class Service:
             waiting = [r for r in rows if r.state in (SUBMITTED, STARTED)]
             with self.sched.lock if waiting else contextlib.nullcontext():
                 for r in waiting:
-                    job = self.sched.jobs.get(r.path)
+                    job = self.sched.live(r.path)
                     if job is not None and r.id in job.rows:
                         job.release([r.id])
                         pending.append(r.id)
