@@ -262,6 +262,35 @@ def test_a_release_without_a_known_id_releases_the_clients_paths(tmp_path, db_ur
         assert local[0]["locality"] == "TAPE"
 
 
+def test_a_release_without_a_known_id_cancels_the_pin_of_a_waiting_file(tmp_path, db_url, catalog):
+    """The waiting file is found in the scheduler (the path index holds
+    staged files only) and completes unpinned; the database's scan of open
+    files, used while a start queues files again, finds the same row."""
+    paths = catalog[1]
+    tokens = tmp_path / "tokens"
+    tokens.write_text("alice aaaaaaaaaaaaaaaaaaaa\nbob bbbbbbbbbbbbbbbbbbbb\n")
+    alice = {"Authorization": "Bearer aaaaaaaaaaaaaaaaaaaa"}
+    bob = {"Authorization": "Bearer bbbbbbbbbbbbbbbbbbbb"}
+    app, svc = make(tmp_path, db_url, catalog, tokens=str(tokens))
+    evict = f"{API}/release/gfal2-placeholder-id"
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(
+            f"{API}/stage", json={"files": [{"path": p} for p in paths[:2]]}, headers=alice
+        )
+        rid = rid.json()["requestId"]
+        assert c.post(evict, json={"paths": [paths[0]]}, headers=bob).status_code == 404
+        scanned = svc.store.client_open_files("alice", [paths[0]])
+        assert [(r.path, r.state, r.request_id) for r in scanned] == [(paths[0], "SUBMITTED", rid)]
+        assert c.post(evict, json={"paths": [paths[0]]}, headers=alice).status_code == 200
+        assert svc.store.client_open_files("alice", [paths[0]]) == []
+        svc.pause(False)
+        while "completedAt" not in c.get(f"{API}/stage/{rid}", headers=alice).json():
+            time.sleep(0.05)
+        local = c.post(f"{API}/archiveinfo", json={"paths": paths[:2]}, headers=alice).json()
+        assert [x["locality"] for x in local] == ["TAPE", "DISK_AND_TAPE"]
+
+
 def test_a_second_service_on_the_database_refuses_to_start(tmp_path, db_url, catalog):
     _, first = make(tmp_path, db_url, catalog)
     first.start()

@@ -29,6 +29,9 @@ SUBMITTED, STARTED, CANCELLED, FAILED, COMPLETED = (
 )
 STATES = (SUBMITTED, STARTED, CANCELLED, FAILED, COMPLETED)
 TERMINAL = frozenset({CANCELLED, FAILED, COMPLETED})
+#: The condition of the staged-path index, as literal SQL: a query meant to
+#: use the index repeats it word for word.
+STAGED_ROWS = sa.text(f"state = '{COMPLETED}'")
 #: The request column that counts each state.
 COUNT_COLUMN = {s: f"n_{s.lower()}" for s in STATES}
 
@@ -72,8 +75,13 @@ files = sa.Table(
     # index (O(files named), not O(files of the request)); its prefix serves
     # every lookup by request.
     sa.Index("files_request_path", "request_id", "path"),
-    # A release without a known request id finds the client's copies by path.
-    sa.Index("files_path", "path"),
+    # A release without a known request id finds the client's staged copies
+    # by path (its waiting files are in the scheduler's memory). Only staged
+    # rows are indexed: a plain index on the path took every insert of files
+    # requested in random order to a page of its own (600,000 rows in
+    # 200-row transactions: 22,000-25,000 rows/s with it, 82,000-96,000
+    # without; issue 35's note, 2026-11-28).
+    sa.Index("files_path_staged", "path", sqlite_where=STAGED_ROWS, postgresql_where=STAGED_ROWS),
     sa.Index("files_pin_expiry", "pin_expires_at"),
 )
 

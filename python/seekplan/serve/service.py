@@ -34,7 +34,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import sqlalchemy as sa
@@ -69,6 +69,17 @@ CACHE_BYTES = 96 * 1024 * 1024
 #: drive's next step also takes: a bound on their wait, not a tuned figure
 #: (no scheduler call held it past 20 ms in a probe of a 100,000-file stage).
 ARRIVALS_CHUNK = 500
+
+
+class OpenRow(NamedTuple):
+    """A request file waiting for its read, as the database's rows name it."""
+
+    id: int
+    path: str
+    state: str
+    request_id: str
+
+
 #: Real seconds before queueing open files again is retried after the
 #: database failed doing it.
 RESUME_RETRY_S = 5.0
@@ -509,7 +520,9 @@ class Service:
             raise ApiError(403, "Forbidden", f"stage request {request_id!r} is another client's")
         with self.store.wlock:
             if s is None or s.deleted:
-                rows = self.store.client_files(client, wanted)
+                rows = self.store.client_files(client, wanted) + self._client_waiting(
+                    client, wanted
+                )
                 if not rows:
                     raise ApiError(
                         404,
@@ -535,6 +548,27 @@ class Service:
             if staged:
                 self._unpin(staged)
         self._acknowledge()
+
+    def _client_waiting(self, client: str, paths: Iterable[str]) -> list[Any]:
+        """Rows (id, path, state, request id) of ``paths`` waiting for their
+        read in the client's requests not deleted and not released: from the
+        scheduler, or, while a start is still queueing files again, from the
+        database. Caller holds the store's lock."""
+        if self.recovering:
+            return self.store.client_open_files(client, paths)
+        out = []
+        with self.sched.lock:
+            for path in paths:
+                job = self.sched.live(path)
+                if job is None:
+                    continue
+                for fid, (rid, state) in job.rows.items():
+                    s = self.store.summaries.get(rid)
+                    if s is None or s.client != client or s.deleted:
+                        continue
+                    if not (job.released and fid in job.released):
+                        out.append(OpenRow(fid, path, state, rid))
+        return out
 
     def archiveinfo(self, paths: list[str]) -> list[dict[str, str]]:
         """Each path's locality (or an error for paths not in the catalog)."""
