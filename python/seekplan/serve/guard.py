@@ -116,8 +116,18 @@ class DatabaseGuard:
             self._file.close()
             self._file = None
         if self._conn is not None:
+            # Unlocked before the connection closes: the server ends a closed
+            # session (and drops its locks) a moment after the client has
+            # gone, and a service started at once on the database found the
+            # lock still held (a flaky test, 2026-11-28).
             try:
-                self._conn.close()
+                cur = self._conn.cursor()
+                cur.execute("SELECT pg_advisory_unlock(%s)", (PG_LOCK_KEY,))
+                self._conn.commit()
+            except self.engine.dialect.loaded_dbapi.Error:
+                pass  # a lost connection holds no lock
+            try:
+                self._conn.invalidate()
             except sa.exc.SQLAlchemyError:
                 pass
             self._conn = None
