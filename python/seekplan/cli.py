@@ -1024,7 +1024,7 @@ def serve_cmd(
 
         from seekplan.serve import build
         from seekplan.serve.config import LOOPBACK, load_stage_config
-        from seekplan.serve.server import SWITCH_INTERVAL_S, scheme, uvicorn_config
+        from seekplan.serve.server import scheme, settle_interpreter, uvicorn_config
     except ModuleNotFoundError as e:
         raise SeekplanError(
             f"{e}: install the serve extra (pip install 'seekplan[serve]')"
@@ -1056,7 +1056,7 @@ def serve_cmd(
         # The port bound, which `--port 0` leaves to the OS.
         port = sock.getsockname()[1]
         sys.stderr.write(f"seekplan serve: status page at {scheme(cfg)}://{cfg.host}:{port}/\n")
-        sys.setswitchinterval(SWITCH_INTERVAL_S)
+        settle_interpreter()
         uvicorn.Server(settings).run(sockets=[sock])
 
 

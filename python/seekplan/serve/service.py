@@ -382,15 +382,13 @@ class Service:
         self._arrive(rid, queue)
         return rid
 
-    def _arrive(self, rid: str, queue: Sequence[Queued]) -> None:
+    def _arrive(self, rid: str, queue: Queued) -> None:
         """Hands a request's files to the scheduler by column, a few hundred
         at a time (the drives take the same lock)."""
-        for chunk in chunks(queue, ARRIVALS_CHUNK):
-            n = len(chunk)
-            file_ids = np.fromiter((q[0] for q in chunk), dtype=np.int64, count=n)
-            rows = np.fromiter((q[2] for q in chunk), dtype=np.int64, count=n)
+        for start in range(0, len(queue), ARRIVALS_CHUNK):
+            part = queue.part(start, start + ARRIVALS_CHUNK)
             with self.sched.lock:
-                self.sched.add_rows(rows, file_ids, rid, self.clock.now())
+                self.sched.add_rows(part.rows, part.file_ids, rid, self.clock.now())
                 self.drives.notify()
 
     def cached_status(self, client: str, request_id: str) -> bytes | None:
