@@ -247,7 +247,7 @@ def test_the_catalog_read_by_column_agrees_with_the_one_read_by_line(tmp_path, r
             c = how()
         except SeekplanError as e:
             return str(e)
-        return [(e.path, e.tape, e.block, e.size) for e in map(c.get, c.paths)]
+        return [(e.path, e.tape, e.block, e.size) for e in map(c.get, c.all_paths())]
 
     by_column = read(lambda: load_catalog(p))
     by_line = read(lambda: parse_catalog(text.splitlines(keepends=True), str(p)))

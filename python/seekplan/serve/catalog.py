@@ -22,9 +22,11 @@ from pathlib import Path
 from typing import NoReturn
 
 import numpy as np
+import pyarrow as pa
 
 from seekplan.errors import SeekplanError, quote
 from seekplan.io import MAX_INT, MAX_LINE_CHARS, capped_lines, check_header, dict_reader
+from seekplan.serve.path_index import PathIndex
 
 COLUMNS = ("path", "tape", "block", "size")
 _SLASHES = re.compile(r"/{2,}")
@@ -77,14 +79,14 @@ class Found:
 
 
 class Catalog:
-    """The catalog, kept by column: path -> row, and per row the tape (its
-    index in ``tapes``, first seen first), first block and size. A million
-    files take about a fifth of the memory of a million entry objects.
-    ``origin`` (its file) and :meth:`line` name where an entry came from."""
+    """The catalog, kept by column: the paths by row (a
+    :class:`~seekplan.serve.path_index.PathIndex`), and per row the tape (its
+    index in ``tapes``, first seen first), first block and size. ``origin``
+    (its file) and :meth:`line` name where an entry came from."""
 
     def __init__(
         self,
-        paths: list[str],
+        paths: pa.Array | pa.ChunkedArray | Sequence[str],
         tape_of: np.ndarray,
         block: np.ndarray,
         size: np.ndarray,
@@ -93,8 +95,7 @@ class Catalog:
         lines: Callable[[], dict[str, int]] | None = None,
     ) -> None:
         self.origin = origin
-        self.paths = paths
-        self.row: dict[str, int] = {p: i for i, p in enumerate(paths)}
+        self.index = PathIndex(paths)
         #: Per row: the index of its tape in ``tapes``, first block, size.
         self.tape_of = tape_of
         self.block = block
@@ -130,7 +131,19 @@ class Catalog:
         )
 
     def __len__(self) -> int:
-        return len(self.paths)
+        return len(self.index)
+
+    def path(self, row: int) -> str:
+        """The path of catalog row ``row``."""
+        return self.index.path(row)
+
+    def all_paths(self) -> list[str]:
+        """Every catalogued path, in row order."""
+        return self.index.all_paths()
+
+    def row_of(self, path: str) -> int | None:
+        """The catalog row of a (sanitised) path, or None."""
+        return self.index.row(path)
 
     def lookup(self, paths: Sequence[str]) -> Found:
         """Many paths' tapes, blocks and sizes at once, as Python values (one
@@ -150,12 +163,11 @@ class Catalog:
 
     def rows(self, paths: Sequence[str]) -> np.ndarray:
         """The catalog rows of ``paths`` (-1 for a path not catalogued)."""
-        rows = self.row
-        return np.fromiter((rows.get(p, -1) for p in paths), dtype=np.int64, count=len(paths))
+        return self.index.rows(paths)
 
     def get(self, path: str) -> Entry | None:
         """The entry of a (sanitised) path, or None."""
-        i = self.row.get(path)
+        i = self.row_of(path)
         if i is None:
             return None
         return Entry(path, self.tapes[self.tape_of[i]], int(self.block[i]), int(self.size[i]))
@@ -299,7 +311,7 @@ def _fast_catalog(p: Path) -> Catalog | None:
     renumber[order] = np.arange(len(order))
     tapes = [names[int(i)].as_py() for i in order]
     return Catalog(
-        path.to_pylist(),
+        path,
         renumber[tape_of].astype(np.int64),
         block.to_numpy().astype(np.int64),
         size.to_numpy().astype(np.int64),
@@ -351,7 +363,7 @@ def check_extents(catalog: Catalog, block_bytes: int, capacity: int, drive: str)
     past = np.flatnonzero(end > capacity)
     if past.size:
         i = int(past[0])
-        e = catalog.paths[i]
+        e = catalog.path(i)
         raise SeekplanError(
             f"{_where(catalog, e, field)}: {e}: block {catalog.block[i]} + {catalog.size[i]} "
             f"bytes ends past the end of a {drive} tape ({capacity:,} blocks of "
@@ -371,7 +383,7 @@ def check_extents(catalog: Catalog, block_bytes: int, capacity: int, drive: str)
     if clash.size:
         k = int(clash[0]) + 1
         holder = int(np.argmax(stop[:k] == reach[k - 1]))
-        a, b = catalog.paths[order[k]], catalog.paths[order[holder]]
+        a, b = catalog.path(int(order[k])), catalog.path(int(order[holder]))
         _overlap(catalog, catalog.tapes[catalog.tape_of[order[k]]], a, b, field)
 
 

@@ -44,6 +44,8 @@ HEAD_COLUMNS = (
     "id", "client", "created_at", "started_at", "completed_at", "deleted", "n_files",
     "accepted", *db.COUNT_COLUMN.values(),
 )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Queued:
     """A request's files to read, by column: file ids, paths and catalog
@@ -271,9 +273,7 @@ class Intake:
         lock): its summary, the pins its files already on disk add, and
         those files."""
         disk = self.store.disk
-        on_disk = [
-            (int(r.queue.file_ids[k]), p) for k, p in enumerate(r.queue.paths) if p in disk
-        ]
+        on_disk = [(int(r.queue.file_ids[k]), p) for k, p in enumerate(r.queue.paths) if p in disk]
         counts = dict(r.counts)
         counts[SUBMITTED] -= len(on_disk)
         counts[COMPLETED] += len(on_disk)

@@ -324,7 +324,7 @@ class Scheduler:
             ):
                 arrive(seq, tape, block, size, now)
         for k in np.flatnonzero(~fresh).tolist():
-            job = self.live(self.catalog.paths[int(rows[k])])
+            job = self.live(self.catalog.path(int(rows[k])))
             assert job is not None
             job.rows[int(file_ids[k])] = (rids if isinstance(rids, str) else rids[k], SUBMITTED)
 
@@ -336,7 +336,7 @@ class Scheduler:
             return None
         row, file_id, rid = entry
         c = self.catalog
-        job = Job(c.paths[row], int(c.tape_of[row]), int(c.block[row]), int(c.size[row]), row)
+        job = Job(c.path(row), int(c.tape_of[row]), int(c.block[row]), int(c.size[row]), row)
         job.seq = seq
         job.rows[file_id] = (rid, SUBMITTED)
         self.jobs[job.path] = job
@@ -348,7 +348,7 @@ class Scheduler:
         job = self.jobs.get(path)
         if job is not None:
             return job
-        row = self.catalog.row.get(path)
+        row = self.catalog.row_of(path)
         if row is None or self.live_seq[row] == 0:
             return None
         job = self._unpack(int(self.live_seq[row]))
