@@ -70,7 +70,11 @@ files = sa.Table(
     # staged copy expires.
     sa.Column("lifetime_s", sa.Float, nullable=True),
     sa.Column("pin_expires_at", sa.Float, nullable=True),
-    sa.Index("files_state", "state"),
+    # Open files in id order (a restart queues them again a chunk at a
+    # time): without the id, PostgreSQL without statistics read every open
+    # file for each chunk of 1,000 and sorted them (0.25-0.35 s a chunk at
+    # 1,000,000 open files). SQLite's index on the state alone held the id.
+    sa.Index("files_state_id", "state", "id"),
     # A release or cancel of some paths of a request finds them through this
     # index (O(files named), not O(files of the request)); its prefix serves
     # every lookup by request.

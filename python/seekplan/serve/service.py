@@ -260,6 +260,7 @@ class Service:
         while not self._stop.is_set():
             try:
                 if buffered is None:
+                    self.store.refresh_statistics()
                     # What the backend holds, read once (outside the lock: a
                     # long read log takes a while).
                     buffered = self.backend.on_disk() if self.store.open_files(0, 1) else set()

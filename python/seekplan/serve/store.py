@@ -12,6 +12,7 @@ stage under one global lock). The scheduler's lock is never held around it.
 from __future__ import annotations
 
 import collections
+import heapq
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -171,19 +172,31 @@ class Store:
             top = conn.execute(sa.select(sa.func.max(f.c.id))).scalar()
             self.next_file_id = (top or 0) + 1
 
+    def refresh_statistics(self) -> None:
+        """Has PostgreSQL sample the files table: without statistics (files
+        added by COPY since the last autovacuum) its planner read every open
+        file and sorted them for each chunk a restart queues again, 0.2-0.4 s
+        a chunk at 1,000,000 open files, against 4-7 ms after ANALYZE (0.2 s)."""
+        if self.engine.dialect.name == "postgresql":
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("ANALYZE files")
+
     def open_files(self, after: int, limit: int = CHUNK) -> list[Any]:
         """Up to ``limit`` files not in a terminal state with ids past
-        ``after``, in id order: (id, request, path, state, released)."""
+        ``after``, in id order: (id, request, path, state, released). One
+        query per open state, each a range of the (state, id) index, merged."""
         f = db.files
+        cols = sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state, f.c.released)
         with self.engine.connect() as conn:
-            return list(
-                conn.execute(
-                    sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state, f.c.released)
-                    .where(f.c.state.in_([SUBMITTED, STARTED]), f.c.id > after)
-                    .order_by(f.c.id)
-                    .limit(limit)
+            parts = [
+                list(
+                    conn.execute(
+                        cols.where(f.c.state == state, f.c.id > after).order_by(f.c.id).limit(limit)
+                    )
                 )
-            )
+                for state in (SUBMITTED, STARTED)
+            ]
+        return list(heapq.merge(*parts, key=lambda row: row.id))[:limit]
 
     def states(self, ids: Sequence[int]) -> dict[int, str]:
         """The current state of each file id."""

@@ -1,6 +1,7 @@
 """The path index holds staged files only: inserting every requested file
 into a full path index was the slowest part of accepting files requested in
-random order.
+random order. The state index holds the id, so that open files are read in
+id order without a sort of all of them.
 
 Revision ID: 0003
 Revises: 0002
@@ -18,7 +19,10 @@ STAGED = sa.text("state = 'COMPLETED'")
 
 
 def upgrade() -> None:
-    """Replaces the index on every file's path by one on staged files' paths."""
+    """Replaces the index on every file's path by one on staged files' paths,
+    and the state index by one on (state, id)."""
+    op.drop_index("files_state", "files")
+    op.create_index("files_state_id", "files", ["state", "id"])
     op.drop_index("files_path", "files")
     op.create_index(
         "files_path_staged", "files", ["path"], sqlite_where=STAGED, postgresql_where=STAGED
@@ -26,6 +30,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Restores the index on every file's path."""
+    """Restores the index on every file's path and on the state alone."""
     op.drop_index("files_path_staged", "files")
     op.create_index("files_path", "files", ["path"])
+    op.drop_index("files_state_id", "files")
+    op.create_index("files_state", "files", ["state"])
