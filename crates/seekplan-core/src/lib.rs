@@ -12,6 +12,7 @@ pub mod order;
 pub mod recall;
 pub mod schema;
 pub mod sim;
+pub mod tape_rest;
 
 pub use error::{Error, Result};
 pub use order::{Moves, Schedule, Step};

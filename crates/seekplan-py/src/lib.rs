@@ -9,6 +9,7 @@ mod media;
 mod mounts;
 mod recall;
 mod schema;
+mod tape_rest;
 
 use drive::Drive;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -453,6 +454,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mounts::register(m)?;
     recall::register(m)?;
     schema::register(m)?;
+    tape_rest::register(m)?;
     m.add_function(wrap_pyfunction!(order, m)?)?;
     m.add_function(wrap_pyfunction!(order_costs, m)?)?;
     m.add_class::<MatrixReader>()?;

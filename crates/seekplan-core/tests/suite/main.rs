@@ -21,3 +21,4 @@ mod recall;
 mod schedulers;
 mod seek_classes;
 mod stop_rules;
+mod tape_rest;
