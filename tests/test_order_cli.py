@@ -321,10 +321,11 @@ def test_a_track_start_files_capacity_is_checked_and_used(cli, tmp_path):
     assert measured.exit_code == 0, measured.output
 
 
-def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic(tmp_path):
-    """`seekplan order` on a small CSV matrix must not pay for numpy or
-    pydantic (the device catalog's models) before it reads a byte: their
-    imports cost more than the order (issue 36 item 4)."""
+@pytest.mark.parametrize("json_flag", [["--json"], []])
+def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic_nor_rich(tmp_path, json_flag):
+    """`seekplan order` on a small CSV matrix must not pay for numpy,
+    pydantic (the device catalog's models) or rich before it reads a byte:
+    their imports cost more than the order (issue 36 item 4)."""
     import subprocess
     import sys
 
@@ -332,13 +333,31 @@ def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic(tmp_path):
     m.write_text("0,1,2\n1,0,3\n2,3,0\n")
     script = (
         "import sys\n"
-        f"sys.argv = ['seekplan', 'order', '--matrix', {str(m)!r}, '--json']\n"
+        f"sys.argv = ['seekplan', 'order', '--matrix', {str(m)!r}, *{json_flag!r}]\n"
         "from seekplan.cli import main\n"
         "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-        "print(sorted(k for k in ('numpy', 'pydantic') if k in sys.modules))\n"
+        "print(sorted(k for k in ('numpy', 'pydantic', 'rich') if k in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+
+
+def test_a_command_runs_from_an_app_of_that_command_alone_with_the_same_help():
+    """`main` builds only the command it runs (typer builds every command's
+    parameters first); its help and errors are the whole app's."""
+    from typer.testing import CliRunner
+
+    from seekplan.cli import app, command_app
+
+    runner = CliRunner()
+    for argv in (["order", "--help"], ["simulate", "recall", "--help"], ["order", "--bogus"]):
+        lean = command_app(argv)
+        assert lean is not app
+        assert [c.name for c in lean.registered_commands + lean.registered_groups] == [argv[0]]
+        alone, whole = runner.invoke(lean, argv), runner.invoke(app, argv)
+        assert (alone.exit_code, alone.output) == (whole.exit_code, whole.output)
+    for argv in ([], ["--help"], ["ordr"]):
+        assert command_app(argv) is app
 
 
 def test_the_package_exports_names_and_submodules_lazily():

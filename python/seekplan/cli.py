@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import functools
 import json
-import socket
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from seekplan.errors import Interrupted, SeekplanError, quote
 from seekplan.experiments import EXPERIMENTS, listing
@@ -45,6 +42,11 @@ from seekplan.sites import (
 from seekplan.text import duration
 
 if TYPE_CHECKING:
+    import socket
+
+    from rich.console import Console
+    from rich.table import Table
+
     from seekplan.recall.config import RecallConfig
 
 app = typer.Typer(
@@ -52,9 +54,36 @@ app = typer.Typer(
     add_completion=False,
     help="Plan and simulate I/O on tape libraries and media-server disks.",
 )
-console = Console()
+
+
+class _LazyConsole:
+    """A rich Console made on first use: importing rich cost every command
+    ~30 ms of start-up, and most runs of `order` print one line."""
+
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=self._stderr)
+        return getattr(self._console, name)
+
+
+console = cast("Console", _LazyConsole())
 # Progress lines go to stderr, so stdout stays the order (or its JSON).
-err_console = Console(stderr=True)
+err_console = cast("Console", _LazyConsole(stderr=True))
+
+
+def _table(*columns: str) -> Table:
+    """A rich table with ``columns`` (rich imported on first use)."""
+    from rich.table import Table
+
+    return Table(*columns)
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 DevicesOpt = Annotated[
@@ -299,7 +328,7 @@ def order_cmd(
         sys.stdout.write(to_json(summary) + "\n")
         return
     if matrix is None and out is None:
-        table = Table(*("rank", "id", "block", "size", "start_s", "end_s"))
+        table = _table(*("rank", "id", "block", "size", "start_s", "end_s"))
         for row in result.rows[:30]:
             table.add_row(
                 *(str(row[c]) for c in ("rank", "id", "block", "size", "start_s", "end_s"))
@@ -307,7 +336,9 @@ def order_cmd(
         console.print(table)
         if len(result.rows) > 30:
             console.print(f"... {len(result.rows) - 30} more (use --out FILE for all)")
-    console.print(
+    # Plain lines, not rich's: a terminal or a pipe gets them unwrapped, and
+    # an order of a matrix or to --out never imports rich (~20 ms).
+    typer.echo(
         f"{result.algo}: {result.n} requests, total {result.total_s:.1f} s "
         f"({duration(result.total_s)}; positioning {result.positioning_s:.1f} s), "
         f"CPU {result.cpu_s * 1000:.1f} ms"
@@ -331,14 +362,14 @@ def order_cmd(
     if listed_s is not None and algo != "fifo":
         saving = 1 - result.total_s / listed_s if listed_s > 0 else 0.0
         if cta_listing:
-            console.print(
+            typer.echo(
                 f"fSeq order (CTA's files as written) {listed_s:.1f} s: {result.algo} saves "
                 f"{100 * saving:.1f} %. Read in this order of fSeq: "
                 + " ".join(str(r["id"]) for r in result.rows[:40])
                 + (" ..." if len(result.rows) > 40 else "")
             )
         else:
-            console.print(
+            typer.echo(
                 f"as listed (FIFO) {listed_s:.1f} s ({duration(listed_s)}): "
                 f"{result.algo} takes {100 * (1 - saving):.1f} % of that time"
             )
@@ -565,7 +596,7 @@ def simulate_archive_cmd(
     metrics = simulate(cfg)
     write_json(out / "metrics.json", {"config": cfg.data, **metrics})
     report = write_run(out, cfg.data, metrics, f"seekplan simulate archive {config} --out {out}")
-    table = Table("metric", "value")
+    table = _table("metric", "value")
     for key, value in metrics.items():
         table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
     console.print(table)
@@ -732,7 +763,7 @@ def simulate_mounts_cmd(
     write_json(out / "results.json", {"config": cfg.data, "trace": summary, **study})
     command = "seekplan simulate mounts " + " ".join(sys.argv[3:])
     report = write(out, cfg.data, summary, study, command, rule)
-    table = Table("eviction", "dismount", "loads", "latency mean", "p95")
+    table = _table("eviction", "dismount", "loads", "latency mean", "p95")
     for r in study["runs"]:
         table.add_row(
             r["policy"],
@@ -782,12 +813,12 @@ def fit_seeks_cmd(
         return
     if result.model == "helical":
         line = result.lines[0]
-        table = Table("model", "seek(d) seconds, d in tape lengths", "R²", "seeks")
+        table = _table("model", "seek(d) seconds, d in tape lengths", "R²", "seeks")
         table.add_row(
             "linear", f"{line.startup_s:.2f} + {line.full_s:.2f} * d", f"{line.r2:.3f}", str(line.n)
         )
     else:
-        table = Table("region", "seek(p', T') seconds", "when", "R²", "seeks")
+        table = _table("region", "seek(p', T') seconds", "when", "R²", "seeks")
         for line in result.lines:
             anchor = "p0" if line.region in (1, 4) else "1-p0"
             table.add_row(
@@ -920,7 +951,7 @@ def ltfs_plan_cmd(
         }
         sys.stdout.write(to_json(out) + "\n")
         return
-    table = Table("rank", "path", "partition", "startblock", "size")
+    table = _table("rank", "path", "partition", "startblock", "size")
     for rank, f in enumerate(p.files):
         table.add_row(str(rank), f.path, f.partition, str(f.block), str(f.size))
     console.print(table)
@@ -962,6 +993,8 @@ def _listen(host: str, port: int) -> socket.socket:
     anything is built; an error naming why it cannot be (a name that does
     not resolve, an address not on this machine, a port in use), where the
     server would log it and exit with its own code."""
+    import socket
+
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
@@ -1060,6 +1093,30 @@ def serve_cmd(
         uvicorn.Server(settings).run(sockets=[sock])
 
 
+def _group() -> None:
+    """Plan and simulate I/O on tape libraries and media-server disks."""
+
+
+def command_app(argv: list[str]) -> typer.Typer:
+    """The app holding only the command (or command group) that ``argv``
+    names first, or the whole app when it names none (``--help``, no
+    arguments, a mistyped command: their output lists every command).
+    Typer builds every command's click parameters before it runs one: with
+    13 commands that was ~25 ms of each `seekplan order`'s start."""
+    name = argv[0] if argv else None
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    lean = typer.Typer(add_completion=False)
+    # A callback keeps it a group: one command without one would run as the
+    # program itself, and `seekplan order` would read "order" as an argument.
+    lean.callback()(_group)
+    lean.registered_commands = commands
+    lean.registered_groups = groups
+    return lean
+
+
 def main() -> None:
-    """Entry point for `python -m seekplan`."""
-    app()
+    """Entry point of the `seekplan` command and `python -m seekplan`."""
+    command_app(sys.argv[1:])()

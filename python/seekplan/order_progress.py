@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn
+from typing import TYPE_CHECKING
 
 from seekplan.ordering import ProgressCallback
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 # Runs shorter than this print nothing: most batches finish well inside it,
 # and a bar that flashes for a fraction of a second is noise.
@@ -35,26 +37,29 @@ def search_progress(console: Console, enabled: bool = True) -> Iterator[Progress
     if not enabled:
         yield None
         return
-    bar = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        transient=True,
-    )
+    bar: Progress | None = None
     task = None
 
     def update(phase: str, best_s: float | None, bound_s: float | None, elapsed: float) -> None:
-        nonlocal task
+        nonlocal bar, task
         if elapsed < SHOW_AFTER_S:
             return
         line = describe(phase, best_s, bound_s, elapsed)
-        if task is None:
+        if bar is None:
+            # rich is imported here, not with the module: most runs end
+            # before the line is due, and the import cost every `order` ~20 ms.
+            from rich.progress import Progress, SpinnerColumn, TextColumn
+
+            bar = Progress(
+                SpinnerColumn(), TextColumn("{task.description}"), console=console, transient=True
+            )
             bar.start()
             task = bar.add_task(line, total=None)
+        assert task is not None
         bar.update(task, description=line)
 
     try:
         yield update
     finally:
-        if task is not None:
+        if bar is not None:
             bar.stop()
