@@ -310,3 +310,23 @@ def stage_yaml(directory: Path, **settings: object) -> tuple[Path, int, list[str
 #: stops the service), then raises the signal again, as a process that did
 #: not catch it would end; systemd counts SIGTERM as a clean stop.
 CLEAN = (0, -signal.SIGTERM)
+
+
+class FifoRequester:
+    """Passes files on in arrival order; records the parallel tapes it is set to."""
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []
+        self.parallel: list[int] = []
+
+    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
+        self.keys.append(key)
+
+    def take(self, now: float) -> int | None:
+        return self.keys.pop(0) if self.keys else None
+
+    def next_wake(self) -> float | None:
+        return None
+
+    def set_parallel_tapes(self, tapes: int) -> None:
+        self.parallel.append(tapes)

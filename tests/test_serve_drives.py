@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-from serve_support import write_catalog
+from serve_support import FifoRequester, write_catalog
 
 from seekplan.catalog import make_drive
 from seekplan.serve import build
@@ -134,26 +134,6 @@ def test_the_page_warns_when_drives_idle_while_files_wait(tmp_path):
             time.sleep(0.05)
         assert svc.snapshot()["idle_warning"] is None
         assert "idle-warning" not in c.get("/").text
-
-
-class FifoRequester:
-    """Passes files on in arrival order; records the parallel tapes it is set to."""
-
-    def __init__(self) -> None:
-        self.keys: list[int] = []
-        self.parallel: list[int] = []
-
-    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
-        self.keys.append(key)
-
-    def take(self, now: float) -> int | None:
-        return self.keys.pop(0) if self.keys else None
-
-    def next_wake(self) -> float | None:
-        return None
-
-    def set_parallel_tapes(self, tapes: int) -> None:
-        self.parallel.append(tapes)
 
 
 def fifo_scheduler(tapes: list[int]) -> tuple[Scheduler, FifoRequester]:

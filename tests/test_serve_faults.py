@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -235,14 +237,19 @@ def test_release_before_staging_cancels_the_pin_and_lifetimes_expire(tmp_path, d
         assert bad.status_code == 400 and "files[0].diskLifetime" in bad.json()["detail"]
 
 
+def _alice_and_bob(tmp_path: Path, db_url: str, catalog: Any) -> tuple[Any, Any, dict, dict]:
+    """A service whose tokens file names two clients; their auth headers."""
+    tokens = tmp_path / "tokens"
+    tokens.write_text("alice aaaaaaaaaaaaaaaaaaaa\nbob bbbbbbbbbbbbbbbbbbbb\n")
+    app, svc = make(tmp_path, db_url, catalog, tokens=str(tokens))
+    alice = {"Authorization": "Bearer aaaaaaaaaaaaaaaaaaaa"}
+    return app, svc, alice, {"Authorization": "Bearer bbbbbbbbbbbbbbbbbbbb"}
+
+
 def test_a_release_without_a_known_id_releases_the_clients_paths(tmp_path, db_url, catalog):
     """gfal-evict sends /release/gfal2-placeholder-id with the paths."""
     paths = catalog[1]
-    tokens = tmp_path / "tokens"
-    tokens.write_text("alice aaaaaaaaaaaaaaaaaaaa\nbob bbbbbbbbbbbbbbbbbbbb\n")
-    alice = {"Authorization": "Bearer aaaaaaaaaaaaaaaaaaaa"}
-    bob = {"Authorization": "Bearer bbbbbbbbbbbbbbbbbbbb"}
-    app, svc = make(tmp_path, db_url, catalog, tokens=str(tokens))
+    app, svc, alice, bob = _alice_and_bob(tmp_path, db_url, catalog)
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": paths[0]}]}, headers=alice)
         rid = rid.json()["requestId"]
@@ -267,11 +274,7 @@ def test_a_release_without_a_known_id_cancels_the_pin_of_a_waiting_file(tmp_path
     staged files only) and completes unpinned; the database's scan of open
     files, used while a start queues files again, finds the same row."""
     paths = catalog[1]
-    tokens = tmp_path / "tokens"
-    tokens.write_text("alice aaaaaaaaaaaaaaaaaaaa\nbob bbbbbbbbbbbbbbbbbbbb\n")
-    alice = {"Authorization": "Bearer aaaaaaaaaaaaaaaaaaaa"}
-    bob = {"Authorization": "Bearer bbbbbbbbbbbbbbbbbbbb"}
-    app, svc = make(tmp_path, db_url, catalog, tokens=str(tokens))
+    app, svc, alice, bob = _alice_and_bob(tmp_path, db_url, catalog)
     evict = f"{API}/release/gfal2-placeholder-id"
     with TestClient(app) as c:
         svc.pause(True)

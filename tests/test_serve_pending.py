@@ -6,6 +6,7 @@ it is the same job it would have been as an object from the start."""
 from __future__ import annotations
 
 import numpy as np
+from serve_support import FifoRequester
 
 from seekplan.catalog import make_drive
 from seekplan.serve.catalog import Catalog
@@ -37,25 +38,6 @@ def test_request_ids_are_counted_and_their_slots_reused():
     assert p.pop(4) == (8, 80, "c") and p.pop(3) == (7, 70, "b")
 
 
-class ArrivalOrder:
-    """Passes files on in arrival order."""
-
-    def __init__(self) -> None:
-        self.keys: list[int] = []
-
-    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
-        self.keys.append(key)
-
-    def take(self, now: float) -> int | None:
-        return self.keys.pop(0) if self.keys else None
-
-    def next_wake(self) -> float | None:
-        return None
-
-    def set_parallel_tapes(self, tapes: int) -> None:
-        pass
-
-
 def _scheduler(n: int, queue_size: int = 100) -> Scheduler:
     catalog = Catalog(
         [f"/f{i}" for i in range(n)],
@@ -64,7 +46,7 @@ def _scheduler(n: int, queue_size: int = 100) -> Scheduler:
         np.full(n, 1_000_000, dtype=np.int64),
         ["A", "B"],
     )
-    return Scheduler(ArrivalOrder(), catalog, make_drive("lto9"), "sort", queue_size, 1)
+    return Scheduler(FifoRequester(), catalog, make_drive("lto9"), "sort", queue_size, 1)
 
 
 def test_untouched_files_become_jobs_when_passed_on_with_their_rows():
