@@ -112,6 +112,16 @@ def test_ltfs_paths_with_control_characters_are_refused(tmp_path):
     assert str(bad) in str(e.value) and r"control character ('\n')" in str(e.value)
 
 
+def test_ltfs_file_names_that_are_not_utf8_are_refused(tmp_path):
+    _volume(tmp_path, "ok", 0)
+    raw = os.fsencode(tmp_path / "T1") + b"/caf\xe9"  # Latin-1, not UTF-8
+    with open(raw, "wb") as f:
+        f.write(b"x" * 1000)
+    os.setxattr(raw, "user.ltfs.startblock", b"9")
+    with pytest.raises(SeekplanError, match=r"T1.*is not valid UTF-8"):
+        ltfs_catalog(tmp_path)
+
+
 def test_ltfs_overlaps_name_the_attribute(tmp_path):
     _volume(tmp_path, "a", 7)
     _volume(tmp_path, "b", 7)

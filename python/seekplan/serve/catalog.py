@@ -56,10 +56,18 @@ class Entry:
 
 def path_problem(path: str) -> str | None:
     """Why a (sanitised) catalog path can never be requested or could forge a
-    log line, or None: a control character or a ``..`` segment."""
+    log line, or None: a control character, bytes that are not UTF-8, or a
+    ``..`` segment."""
     bad = _CONTROL.search(path)
     if bad is not None:
         return f"{quote(path)} contains a control character ({bad.group()!r})"
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        # A file name of bytes that are not UTF-8 (read from a volume as
+        # surrogate escapes): a request body is UTF-8 JSON, so no client can
+        # name it, and the catalog's Arrow array cannot hold it.
+        return f"{quote(path)} is not valid UTF-8"
     if ".." in path.split("/"):
         return f"{quote(path)} contains a '..' segment"
     return None
