@@ -45,3 +45,10 @@ def test_paths_sharing_a_hash_are_told_apart(monkeypatch):
 
 def test_an_empty_index_finds_nothing():
     assert PathIndex([]).rows(["/a"]).tolist() == [-1]
+
+
+def test_a_lookup_larger_than_a_batch_gives_every_row():
+    paths = [f"/big/{i}" for i in range(3 * path_index.LOOKUP_BATCH + 5)]
+    index = PathIndex(paths)
+    asked = paths[::-1] + ["/nope"]
+    assert index.rows(asked).tolist() == list(range(len(paths)))[::-1] + [-1]
