@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -85,33 +86,23 @@ def api_bench(
             pinned = c.post(f"{base}/stage", json={"files": [{"path": "/bench/f0000000"}]})
             pinned_id = pinned.json()["requestId"]
             t = time.perf_counter()
-            releases: list[float] = []
             result: list[httpx.Response] = []
             # Encoded before the clock starts: encoding 3 MB of JSON in the
             # poster thread held this process's interpreter lock for tens of
             # milliseconds, and the release thread's own timing waited for it.
             raw = json.dumps(body).encode()
-            poster = threading.Thread(
-                target=lambda: result.append(
+            releases = releases_while(
+                base,
+                pinned_id,
+                lambda: result.append(
                     httpx.post(
                         f"{base}/stage",
                         content=raw,
                         headers={"content-type": "application/json"},
                         timeout=120,
                     )
-                )
+                ),
             )
-            poster.start()
-            with httpx.Client(timeout=60) as r_client:
-                while poster.is_alive():
-                    t_r = time.perf_counter()
-                    rel = r_client.post(
-                        f"{base}/release/{pinned_id}", json={"paths": ["/bench/f0000000"]}
-                    )
-                    rel.raise_for_status()
-                    releases.append(time.perf_counter() - t_r)
-                    time.sleep(0.01)
-            poster.join()
             stage_s = time.perf_counter() - t
             r = result[0]
             assert r.status_code == 201, r.text
@@ -125,8 +116,16 @@ def api_bench(
             get_again_s = time.perf_counter() - t
             small = c.post(f"{base}/stage", json={"files": [{"path": "/bench/f0000001"}]})
             small_id = small.json()["requestId"]
+            t = time.perf_counter()
+            deleted: list[httpx.Response] = []
+            delete_releases = releases_while(
+                base,
+                pinned_id,
+                lambda: deleted.append(httpx.delete(f"{base}/stage/{rid}", timeout=120)),
+            )
+            delete_s = time.perf_counter() - t
+            assert deleted[0].status_code == 200, deleted[0].text
         polls_per_s = poll_rate(base, [small_id], poll_s, pollers)
-        releases.sort()
         return {
             "files": n_files,
             "stage_s": stage_s,
@@ -134,6 +133,9 @@ def api_bench(
             "releases_during_stage": len(releases),
             "release_median_ms": 1000 * releases[len(releases) // 2],
             "release_max_ms": 1000 * releases[-1],
+            "delete_s": delete_s,
+            "releases_during_delete": len(delete_releases),
+            "release_during_delete_max_ms": 1000 * delete_releases[-1],
             "get_s": get_s,
             "get_cached_s": get_again_s,
             "polls_per_s": polls_per_s,
@@ -142,6 +144,23 @@ def api_bench(
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def releases_while(base: str, pinned_id: str, work: Callable[[], None]) -> list[float]:
+    """Runs ``work`` on a thread and, until it ends, releases a file of
+    request ``pinned_id`` every 10 ms; the releases' seconds, sorted."""
+    releases: list[float] = []
+    worker = threading.Thread(target=work)
+    worker.start()
+    with httpx.Client(timeout=60) as client:
+        while worker.is_alive():
+            t = time.perf_counter()
+            rel = client.post(f"{base}/release/{pinned_id}", json={"paths": ["/bench/f0000000"]})
+            rel.raise_for_status()
+            releases.append(time.perf_counter() - t)
+            time.sleep(0.01)
+    worker.join()
+    return sorted(releases)
 
 
 def kit_catalog(tmp: Path, scale: float, drive: str) -> tuple[Path, list[str], float]:

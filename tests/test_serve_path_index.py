@@ -27,20 +27,20 @@ def test_every_path_is_found_at_its_row_and_others_are_not(given):
     expected = list(range(len(PATHS)))[::-1] + [-1, -1, -1]
     assert index.rows(asked).tolist() == expected
     assert index.row("/ü/naïve") == len(PATHS) - 2 and index.row("/x") is None
+    assert [index.row(p) for p in PATHS] == list(range(len(PATHS)))
     assert index.path(5) == PATHS[5]
     assert index.rows([]).tolist() == []
 
 
 def test_paths_sharing_a_hash_are_told_apart(monkeypatch):
     # Three hash values for everything: most paths share theirs.
-    monkeypatch.setattr(
-        path_index, "_hashes", lambda ps: np.array([len(p) % 3 for p in ps], dtype=np.int64)
-    )
+    monkeypatch.setattr(path_index, "_hash", lambda p: len(p) % 3)
     index = PathIndex(PATHS)
     rng = np.random.default_rng(1)
     picks = rng.integers(0, len(PATHS), 50).tolist()
     asked = [PATHS[k] for k in picks] + ["/zz", "/zzz", "/zzzz"]
     assert index.rows(asked).tolist() == picks + [-1, -1, -1]
+    assert [index.row(p) for p in asked] == picks + [None, None, None]
 
 
 def test_an_empty_index_finds_nothing():

@@ -93,3 +93,16 @@ def test_recovered_rows_of_many_requests_naming_one_path_twice_make_one_job():
     s.refill(0.0)
     assert s.tapes[1].jobs["/f5"].rows == {2: ("r2", SUBMITTED)}
     assert sorted(s.tapes[1].jobs) == ["/f3", "/f5"] and s.in_system == 2
+
+
+def test_a_cancelled_untouched_file_leaves_without_becoming_a_job():
+    s = _scheduler(6)
+    s.add_rows(np.array([0, 2, 4]), np.array([10, 12, 14]), "r1", 0.0)
+    assert s.cancel_row("/f2", 2, 99) is None  # another request's file id
+    assert s.cancel_row("/f2", 2, 12) == SUBMITTED
+    assert s.cancel_row("/f2", 2, 12) is None and not s.jobs
+    assert s.waiting() == 2 and s.pending_by_tape == [2, 0]
+    s.add_rows(np.array([4]), np.array([24]), "r2", 0.0)  # a second row: a job
+    assert s.cancel_row("/f4", 4, 14) == SUBMITTED and s.jobs["/f4"].rows == {24: ("r2", SUBMITTED)}
+    s.refill(0.0)
+    assert sorted(s.tapes[0].jobs) == ["/f0", "/f4"] and s.in_system == 2

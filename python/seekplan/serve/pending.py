@@ -109,6 +109,12 @@ class Pending:
             done += step
         self.count += n
 
+    def holds(self, seq: int, file_id: int) -> bool:
+        """Whether request file ``file_id`` waits under arrival number ``seq``."""
+        page = self._pages.get(seq // PAGE)
+        at = seq % PAGE
+        return page is not None and page.row[at] >= 0 and int(page.file_id[at]) == file_id
+
     def pop(self, seq: int) -> tuple[int, int, str] | None:
         """Removes the file of arrival number ``seq``: (catalog row, file id,
         request id), or None if none waits under it."""

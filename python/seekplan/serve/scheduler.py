@@ -356,6 +356,25 @@ class Scheduler:
             self.in_requester[job.seq] = job
         return job
 
+    def cancel_row(self, path: str, cat_row: int, file_id: int) -> str | None:
+        """Takes request file ``file_id`` (of ``path``, catalog row
+        ``cat_row``) off the file's live job, dropping the job when no row is
+        left; the row's state, or None when no live job holds it. An
+        untouched file leaves :attr:`pending` without becoming a job."""
+        job = self.jobs.get(path)
+        if job is not None:
+            held = job.rows.pop(file_id, None)
+            if held is not None and not job.rows:
+                self.drop(path)
+            return None if held is None else held[1]
+        seq = int(self.live_seq[cat_row]) if cat_row >= 0 else 0
+        if seq == 0 or not self.pending.holds(seq, file_id):
+            return None
+        self.pending.pop(seq)
+        self.live_seq[cat_row] = 0
+        self._count(int(self.catalog.tape_of[cat_row]), pending=-1)
+        return SUBMITTED  # the requester's key is skipped when taken
+
     def drop(self, path: str) -> None:
         """The job of ``path`` is no longer wanted (all its rows were cancelled)."""
         if self.live(path) is None:

@@ -467,20 +467,18 @@ class Service:
     def _cancel_live(self, rid: str, rows: Sequence[Any]) -> None:
         """Cancels rows still waiting for their read: each one the scheduler
         still holds (a row whose read ended meanwhile is left as it ended)."""
+        # Catalog rows looked up together, before any lock is taken.
+        cat_rows = self.catalog.rows([r.path for r in rows]).tolist()
         with self.store.wlock:
             changes = []
             unqueued = []
             with self.sched.lock:
-                for r in rows:
-                    job = self.sched.live(r.path)
-                    held = job.rows.pop(r.id, None) if job is not None else None
-                    if held is None:
+                for r, cat_row in zip(rows, cat_rows, strict=True):
+                    state = self.sched.cancel_row(r.path, cat_row, r.id)
+                    if state is None:
                         unqueued.append(r.id)
-                        continue
-                    assert job is not None
-                    changes.append((r.id, rid, held[1], CANCELLED, CANCELLED_ERROR))
-                    if not job.rows:
-                        self.sched.drop(r.path)
+                    else:
+                        changes.append((r.id, rid, state, CANCELLED, CANCELLED_ERROR))
             if unqueued and self.recovering:
                 # Not queued again yet after a start: cancelled where they are.
                 for fid, state in self.store.states(unqueued).items():
