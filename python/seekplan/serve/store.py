@@ -226,10 +226,16 @@ class Store:
         with self.wlock:
             summaries: dict[str, Summary] = {}
             by_kind: dict[tuple[str, str, str | None], list[int]] = collections.defaultdict(list)
+            # Counted per request and move first: a Summary per file moved
+            # (dataclasses.replace) took 0.7 s of a 100,000-file DELETE, all
+            # under this lock.
+            moves: collections.Counter[tuple[str, str, str]] = collections.Counter()
             for fid, rid, old, new, error in changes:
                 by_kind[(old, new, error)].append(fid)
+                moves[(rid, old, new)] += 1
+            for (rid, old, new), n in moves.items():
                 s = summaries.get(rid) or self.summaries[rid]
-                summaries[rid] = s.moved(old, new, 1, now)
+                summaries[rid] = s.moved(old, new, n, now)
             with self.engine.begin() as conn:
                 for (old, new, error), ids in by_kind.items():
                     values: dict[str, Any] = {"state": new}
