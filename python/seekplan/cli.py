@@ -328,7 +328,7 @@ def order_cmd(
         sys.stdout.write(to_json(summary) + "\n")
         return
     if matrix is None and out is None:
-        table = _table(*("rank", "id", "block", "size", "start_s", "end_s"))
+        table = _table("rank", "id", "block", "size", "start_s", "end_s")
         for row in result.rows[:30]:
             table.add_row(
                 *(str(row[c]) for c in ("rank", "id", "block", "size", "start_s", "end_s"))
