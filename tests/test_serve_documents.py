@@ -16,18 +16,18 @@ def test_the_document_in_parts_is_the_document_at_once(n):
     s = Summary("r1", "c", 10.5, 11.0, None, False, n, {})
     rows = [
         (f'/d/"f{i}"\\é', "FAILED" if i % 3 == 1 else "STARTED", "no" if i % 3 == 1 else None,
-         20.0 + i if i % 2 else None, 30.0 + i if i % 3 == 0 else None)
+         20.0 + i if i % 2 else None, 30.0 + i if i % 3 == 1 else None)
         for i in range(n)
     ]  # fmt: skip
-    files = []
-    for path, state, error, started, finished in rows:
-        item: dict = {"path": path, "state": state}
-        if error is not None:
-            item["error"] = error
-        if started is not None:
-            item["startedAt"] = int(started)
-        if finished is not None:
-            item["finishedAt"] = int(finished)
-        files.append(item)
-    whole = {"id": "r1", "createdAt": 10, "startedAt": 11, "files": files}
-    assert status_document(s, rows) == json.dumps(whole, separators=(",", ":")).encode()
+    body = status_document(s, rows)
+    doc = json.loads(body)
+    # Decoded and encoded again in one call: the same bytes.
+    assert body == json.dumps(doc, separators=(",", ":")).encode()
+    assert [doc[k] for k in ("id", "createdAt", "startedAt")] == ["r1", 10, 11]
+    assert [f["path"] for f in doc["files"]] == [r[0] for r in rows]
+    assert doc["files"][0] == {"path": '/d/"f0"\\é', "state": "STARTED"}
+    if n > 1:
+        assert doc["files"][1] == {
+            "path": '/d/"f1"\\é', "state": "FAILED", "error": "no", "startedAt": 21,
+            "finishedAt": 31,
+        }  # fmt: skip
