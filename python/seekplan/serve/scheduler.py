@@ -6,7 +6,9 @@ Three layers, as in the recall simulator (Morschel et al., Figure 3):
 1. The **requester** holds the files clients asked for and decides which to
    pass on to the tape system, and when: one of the recall simulator's
    strategies, run live by the core (``_core.Requester``); `fifo` is its
-   by-dataset strategy: arrival order, as dCache's bulk service.
+   by-dataset strategy: arrival order, as dCache's bulk service. Files in
+   it that nothing has touched wait by column (:mod:`seekplan.serve.pending`)
+   and become :class:`Job` objects only when passed on or touched.
 2. The **tape-system queue** holds at most ``queue_size`` files passed on,
    grouped per tape. A drive whose tape has no more queued files takes the
    unheld tape with the most queued bytes (ties: the oldest queued file), as
