@@ -308,6 +308,31 @@ def test_a_second_service_on_the_database_refuses_to_start(tmp_path, db_url, cat
     third.stop()
 
 
+def test_a_lock_whose_connection_was_lost_still_stops_and_frees_the_database(
+    tmp_path, postgres, catalog
+):
+    """The server ends the guard's session (an administrator's
+    pg_terminate_backend, a restarted cluster): stopping the service drops
+    a lock that is already gone without an error, and a new service starts."""
+    import psycopg
+
+    url = postgres.fresh()
+    _, first = make(tmp_path, url, catalog)
+    first.start()
+    try:
+        with psycopg.connect(url) as admin:
+            ended = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'seekplan serve pid %' AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert ended and all(row[0] for row in ended)
+    finally:
+        first.stop()
+    _, second = make(tmp_path, url, catalog)
+    second.start()
+    second.stop()
+
+
 def test_a_deleted_database_file_is_never_acknowledged(tmp_path, catalog):
     db = tmp_path / "gone.db"
     app, svc = make(tmp_path, str(db), catalog)
