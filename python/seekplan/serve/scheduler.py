@@ -372,16 +372,24 @@ class Scheduler:
         seq = int(self.live_seq[cat_row]) if cat_row >= 0 else 0
         if seq == 0 or not self.pending.holds(seq, file_id):
             return None
-        self.pending.pop(seq)
+        self._drop_untouched(cat_row)
+        return SUBMITTED
+
+    def _drop_untouched(self, cat_row: int) -> None:
+        """The untouched file of catalog row ``cat_row`` leaves :attr:`pending`
+        (its requester key is skipped when taken)."""
+        self.pending.pop(int(self.live_seq[cat_row]))
         self.live_seq[cat_row] = 0
         self._count(int(self.catalog.tape_of[cat_row]), pending=-1)
-        return SUBMITTED  # the requester's key is skipped when taken
 
     def drop(self, path: str) -> None:
         """The job of ``path`` is no longer wanted (all its rows were cancelled)."""
-        if self.live(path) is None:
+        job = self.jobs.pop(path, None)
+        if job is None:
+            row = self.catalog.row_of(path)
+            if row is not None and self.live_seq[row] != 0:
+                self._drop_untouched(row)
             return
-        job = self.jobs.pop(path)
         self.live_seq[job.row] = 0
         if self.in_requester.pop(job.seq, None) is not None:
             self._count(job.tape, pending=-1)
