@@ -127,6 +127,24 @@ def test_cta_client_flow(tmp_path, db_url, catalog):
         assert float(values["seekplan_stage_mounts_total"]) >= 2
 
 
+def test_a_move_the_database_did_not_make_leaves_the_counts_alone(tmp_path, db_url, catalog):
+    """Two callers moving the same file (a cancel racing a completion): the
+    second finds the row already moved, and the request's counts follow the
+    database, never going below zero."""
+    app, svc = make(tmp_path, db_url, catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]}).json()["requestId"]
+        fid = svc.store.open_files(0)[0][0]
+        move = [(fid, rid, "SUBMITTED", "CANCELLED", None)]
+        svc.store.transition(move, time.time())
+        svc.store.transition(move, time.time())
+        counts = svc.summaries[rid].counts
+        assert counts["SUBMITTED"] == 0 and counts["CANCELLED"] == 1
+        assert min(svc.totals.values()) == 0
+        assert states(c.get(f"{API}/stage/{rid}").json()) == {catalog[1][0]: "CANCELLED"}
+
+
 def test_errors_are_rfc7807(tmp_path, db_url, catalog):
     app, _ = make(tmp_path, db_url, catalog)
     with TestClient(app) as c:

@@ -224,18 +224,19 @@ class Store:
         f = db.files
         pins = pins or collections.Counter()
         with self.wlock:
-            summaries: dict[str, Summary] = {}
             by_kind: dict[tuple[str, str, str | None], list[int]] = collections.defaultdict(list)
-            # Counted per request and move first: a Summary per file moved
+            request_of: dict[int, str] = {}
+            for fid, rid, old, new, error in changes:
+                by_kind[(old, new, error)].append(fid)
+                request_of[fid] = rid
+            # Counted from the rows the database moved (RETURNING), not from
+            # ``changes``: a file another caller moved first matches no row,
+            # and counting it anyway drove a request's total below zero
+            # (seen once in CI, test_lifecycle_state_machine[postgresql]).
+            # Counted per request and move: a Summary per file moved
             # (dataclasses.replace) took 0.7 s of a 100,000-file DELETE, all
             # under this lock.
             moves: collections.Counter[tuple[str, str, str]] = collections.Counter()
-            for fid, rid, old, new, error in changes:
-                by_kind[(old, new, error)].append(fid)
-                moves[(rid, old, new)] += 1
-            for (rid, old, new), n in moves.items():
-                s = summaries.get(rid) or self.summaries[rid]
-                summaries[rid] = s.moved(old, new, n, now)
             with self.engine.begin() as conn:
                 for (old, new, error), ids in by_kind.items():
                     values: dict[str, Any] = {"state": new}
@@ -246,9 +247,18 @@ class Store:
                     if error is not None:
                         values["error"] = error
                     for chunk in chunks(ids):
-                        conn.execute(
-                            f.update().where(f.c.id.in_(chunk), f.c.state == old).values(**values)
-                        )
+                        moved = conn.execute(
+                            f.update()
+                            .where(f.c.id.in_(chunk), f.c.state == old)
+                            .values(**values)
+                            .returning(f.c.id)
+                        ).scalars()
+                        for fid in moved:
+                            moves[(request_of[fid], old, new)] += 1
+                summaries: dict[str, Summary] = {}
+                for (rid, old, new), n in moves.items():
+                    s = summaries.get(rid) or self.summaries[rid]
+                    summaries[rid] = s.moved(old, new, n, now)
                 expiry = now + sa.func.coalesce(f.c.lifetime_s, self.default_lifetime_s)
                 for chunk in chunks(list(pinned)):
                     conn.execute(f.update().where(f.c.id.in_(chunk)).values(pin_expires_at=expiry))
