@@ -314,7 +314,7 @@ pub(crate) fn candidates(
         .enumerate()
         .map(|(u, vs)| vs.iter().map(|&v| alpha[u * m + v] <= 0.0).collect())
         .collect();
-    (Neighbours { preds, succs }, bound, zero)
+    (Neighbours::from_lists(d, preds, succs), bound, zero)
 }
 
 #[cfg(test)]

@@ -35,6 +35,12 @@ const MAX_RUN: usize = 3;
 pub(crate) struct Neighbours {
     pub(super) preds: Vec<Vec<usize>>,
     pub(super) succs: Vec<Vec<usize>>,
+    /// The cost of each edge into a node from its `preds`, and out of it to
+    /// its `succs`, in their order: timed once, where Or-opt and Or-3opt
+    /// would time them again on every look at the node (on a drive model
+    /// a locate is computed, not read).
+    pred_costs: Vec<Vec<f64>>,
+    succ_costs: Vec<Vec<f64>>,
 }
 
 impl Neighbours {
@@ -98,7 +104,7 @@ impl Neighbours {
         cands.clear();
         cands.extend((0..n).map(|u| (d.cost(u, n), u)));
         preds.push(cheapest(&mut cands));
-        Neighbours { preds, succs }
+        Self::from_lists(d, preds, succs)
     }
 
     /// Each node's partners among all nodes, from one pass over all pairs.
@@ -139,7 +145,49 @@ impl Neighbours {
             .into_iter()
             .map(|p| p.into_iter().map(|(_, u)| u).collect())
             .collect();
-        Neighbours { preds, succs }
+        Self::from_lists(d, preds, succs)
+    }
+
+    /// The candidate lists `preds` (each node's predecessors) and `succs`
+    /// (its successors) on the costs `d`.
+    pub(crate) fn from_lists(d: &Dense, preds: Vec<Vec<usize>>, succs: Vec<Vec<usize>>) -> Self {
+        let pred_costs = preds
+            .iter()
+            .enumerate()
+            .map(|(v, us)| us.iter().map(|&u| d.cost(u, v)).collect())
+            .collect();
+        let succ_costs = succs
+            .iter()
+            .enumerate()
+            .map(|(u, vs)| vs.iter().map(|&v| d.cost(u, v)).collect())
+            .collect();
+        Neighbours {
+            preds,
+            succs,
+            pred_costs,
+            succ_costs,
+        }
+    }
+
+    /// The same candidates with their edges timed on the costs `d` (a
+    /// perturbed copy of the costs these were chosen on).
+    pub(crate) fn with_costs(&self, d: &Dense) -> Self {
+        Self::from_lists(d, self.preds.clone(), self.succs.clone())
+    }
+
+    /// Whether the stored edge costs are those of `d`, checked on the
+    /// first node's candidates: a search must not mix the costs of a
+    /// perturbed copy with the true ones.
+    fn timed_on(&self, d: &Dense) -> bool {
+        let first = |costs: &[Vec<f64>], lists: &[Vec<usize>], into: bool| {
+            lists.first().is_none_or(|list| {
+                list.iter().zip(&costs[0]).all(|(&w, &c)| {
+                    let (u, v) = if into { (w, 0) } else { (0, w) };
+                    d.cost(u, v) == c
+                })
+            })
+        };
+        first(&self.pred_costs, &self.preds, true) && first(&self.succ_costs, &self.succs, false)
     }
 }
 
@@ -183,6 +231,7 @@ pub(crate) fn or_opt(
     if n < 2 {
         return 0.0;
     }
+    debug_assert!(near.timed_on(d), "candidates timed on other costs");
     let (preds, succs) = (&near.preds, &near.succs);
     let mut gain_total = 0.0;
     // Nodes whose segments may still move: all at first, then only those
@@ -203,10 +252,10 @@ pub(crate) fn or_opt(
         let first = tour.t[i];
         let prev = tour.t[i - 1];
         after_preds.clear();
-        for &a in &preds[first] {
+        for (&a, &into_first) in preds[first].iter().zip(&near.pred_costs[first]) {
             if a != prev {
                 let b = tour.at(tour.pos[a] + 1);
-                after_preds.push((a, b, d.cost(a, first), d.cost(a, b)));
+                after_preds.push((a, b, into_first, d.cost(a, b)));
             }
         }
         for run in 1..=MAX_RUN.min(n) {
@@ -218,23 +267,34 @@ pub(crate) fn or_opt(
             let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
             let inside = |v: usize| tour.pos[v] >= i && tour.pos[v] < i + run;
             let mut best: Option<(f64, usize)> = None;
-            let mut consider = |a: usize, b: usize, into_first: f64, cut: f64| {
+            // Costs are never negative, so a move whose other terms
+            // already gain too little is dropped before its last edge is
+            // timed: the moves kept and chosen are the same.
+            let beaten = |best: Option<(f64, usize)>, least: f64| {
+                least >= best.map_or(-EPS, |(bd, _)| bd.min(-EPS))
+            };
+            for &(a, b, into_first, cut) in &after_preds {
+                if inside(a) || inside(b) || beaten(best, into_first - cut - gain) {
+                    continue;
+                }
                 let delta = into_first + d.cost(last, b) - cut - gain;
                 if delta < -EPS && best.is_none_or(|(bd, _)| delta < bd) {
                     best = Some((delta, a));
                 }
-            };
-            for &(a, b, into_first, cut) in &after_preds {
-                if !inside(a) && !inside(b) {
-                    consider(a, b, into_first, cut);
-                }
             }
-            for &b in &succs[last] {
+            for (&b, &out_last) in succs[last].iter().zip(&near.succ_costs[last]) {
                 let a = tour.at(tour.pos[b] + nodes - 1);
                 if inside(a) || a == prev || inside(b) {
                     continue;
                 }
-                consider(a, b, d.cost(a, first), d.cost(a, b));
+                let cut = d.cost(a, b);
+                if beaten(best, out_last - cut - gain) {
+                    continue;
+                }
+                let delta = d.cost(a, first) + out_last - cut - gain;
+                if delta < -EPS && best.is_none_or(|(bd, _)| delta < bd) {
+                    best = Some((delta, a));
+                }
             }
             if let Some((delta, a)) = best {
                 gain_total -= delta;
@@ -288,6 +348,7 @@ pub(crate) fn or_3opt(
     for &w in focus.unwrap_or(&[]) {
         tour.enqueue(w);
     }
+    debug_assert!(near.timed_on(d), "candidates timed on other costs");
     let mut closings: Vec<(usize, usize, f64, f64)> = Vec::with_capacity(NEIGHBOURS);
     while let Some(a) = tour.next(&mut moved, 0) {
         let p = tour.pos[a];
@@ -299,24 +360,30 @@ pub(crate) fn or_3opt(
         // The third cut's end, its new edge into b₀ and its old edge, per
         // candidate c₁: the same for every c₀, so timed once here.
         closings.clear();
-        for &c1 in &near.preds[b0] {
+        for (&c1, &into_b0) in near.preds[b0].iter().zip(&near.pred_costs[b0]) {
             let r = tour.pos[c1] + 1;
             if c1 == d.depot() || r <= p + 2 {
                 continue;
             }
             let after = tour.at(r);
-            closings.push((r, after, d.cost(c1, b0), d.cost(c1, after)));
+            closings.push((r, after, into_b0, d.cost(c1, after)));
         }
         let mut best: Option<(f64, usize, usize)> = None;
-        for &c0 in &near.succs[a] {
+        for (&c0, &into_c0) in near.succs[a].iter().zip(&near.succ_costs[a]) {
             let q = tour.pos[c0];
             if c0 == d.depot() || q <= p + 1 {
                 continue;
             }
             let b1 = tour.t[q - 1];
-            let opened = d.cost(a, c0) - cut_ab - d.cost(b1, c0);
+            let opened = into_c0 - cut_ab - d.cost(b1, c0);
             for &(r, after, into_b0, cut_c1) in &closings {
                 if r <= q {
+                    continue;
+                }
+                // Costs are never negative: without its third edge the
+                // swap already gains too little, so that edge is not timed.
+                let least = opened + into_b0 - cut_c1;
+                if least >= best.map_or(-EPS, |(bd, _, _)| bd.min(-EPS)) {
                     continue;
                 }
                 let delta = opened + into_b0 + d.cost(b1, after) - cut_c1;

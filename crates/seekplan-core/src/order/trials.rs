@@ -90,7 +90,12 @@ pub(crate) fn trials(
             1 => patched(&perturbed),
             _ => best.to_vec(),
         };
-        for (costs, share) in [(&perturbed, PERTURBED_SHARE), (d, POLISH_SHARE)] {
+        // The candidates stay; their edges' costs are the perturbed ones.
+        let perturbed_near = near.with_costs(&perturbed);
+        for (costs, near, share) in [
+            (&perturbed, &perturbed_near, PERTURBED_SHARE),
+            (d, near, POLISH_SHARE),
+        ] {
             let budget = Options {
                 seed: rng.gen(),
                 iterations: Some(kicks / share),

@@ -263,12 +263,13 @@ mod tests {
             let best: Vec<usize> = (0..d.len()).map(|k| k * 7 % d.len()).collect();
             let succ = d.successors(&best);
             // Each node's best-tour successor among its candidates.
-            let near = Neighbours {
-                succs: (0..m)
+            let near = Neighbours::from_lists(
+                d,
+                vec![Vec::new(); m],
+                (0..m)
                     .map(|u| vec![(u + 3) % m, succ[u], (u + 5) % m])
                     .collect(),
-                preds: vec![Vec::new(); m],
-            };
+            );
             let flags = |z: bool| vec![vec![z; 3]; m];
             let walk_with = |zero: &[Vec<bool>], seed| {
                 walk(&near, zero, &succ, &mut ChaCha8Rng::seed_from_u64(seed))
