@@ -255,7 +255,7 @@ pub(crate) fn or_opt(
         for (&a, &into_first) in preds[first].iter().zip(&near.pred_costs[first]) {
             if a != prev {
                 let b = tour.at(tour.pos[a] + 1);
-                after_preds.push((a, b, into_first, d.cost(a, b)));
+                after_preds.push((a, b, into_first, tour.edge_cost(d, a, b)));
             }
         }
         for run in 1..=MAX_RUN.min(n) {
@@ -264,7 +264,8 @@ pub(crate) fn or_opt(
             }
             let last = tour.t[i + run - 1];
             let next = tour.at(i + run);
-            let gain = d.cost(prev, first) + d.cost(last, next) - d.cost(prev, next);
+            let gain =
+                tour.edge_cost(d, prev, first) + tour.edge_cost(d, last, next) - d.cost(prev, next);
             let inside = |v: usize| tour.pos[v] >= i && tour.pos[v] < i + run;
             let mut best: Option<(f64, usize)> = None;
             // Costs are never negative, so a move whose other terms
@@ -287,7 +288,7 @@ pub(crate) fn or_opt(
                 if inside(a) || a == prev || inside(b) {
                     continue;
                 }
-                let cut = d.cost(a, b);
+                let cut = tour.edge_cost(d, a, b);
                 if beaten(best, out_last - cut - gain) {
                     continue;
                 }
@@ -356,7 +357,7 @@ pub(crate) fn or_3opt(
             continue;
         }
         let b0 = tour.t[p + 1];
-        let cut_ab = d.cost(a, b0);
+        let cut_ab = tour.edge_cost(d, a, b0);
         // The third cut's end, its new edge into b₀ and its old edge, per
         // candidate c₁: the same for every c₀, so timed once here.
         closings.clear();
@@ -366,7 +367,7 @@ pub(crate) fn or_3opt(
                 continue;
             }
             let after = tour.at(r);
-            closings.push((r, after, into_b0, d.cost(c1, after)));
+            closings.push((r, after, into_b0, tour.edge_cost(d, c1, after)));
         }
         let mut best: Option<(f64, usize, usize)> = None;
         for (&c0, &into_c0) in near.succs[a].iter().zip(&near.succ_costs[a]) {
@@ -375,7 +376,7 @@ pub(crate) fn or_3opt(
                 continue;
             }
             let b1 = tour.t[q - 1];
-            let opened = into_c0 - cut_ab - d.cost(b1, c0);
+            let opened = into_c0 - cut_ab - tour.edge_cost(d, b1, c0);
             for &(r, after, into_b0, cut_c1) in &closings {
                 if r <= q {
                     continue;

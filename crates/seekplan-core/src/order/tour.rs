@@ -2,6 +2,7 @@
 
 use super::dense::Dense;
 use super::edge_sums::EdgeSums;
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 /// One logged change of a [`Tour`].
@@ -32,6 +33,9 @@ pub(crate) struct Tour {
     log: Vec<Change>,
     /// Reversal costs, kept only when Lin–Kernighan runs on this tour.
     pub(super) sums: Option<EdgeSums>,
+    /// Per node, the last edge out of it that [`Tour::edge_cost`] timed
+    /// (its head and cost).
+    edges: Vec<Cell<(usize, f64)>>,
 }
 
 impl Tour {
@@ -46,12 +50,32 @@ impl Tour {
         }
         Tour {
             queued: vec![false; t.len()],
+            edges: vec![Cell::new((usize::MAX, 0.0)); t.len()],
             t,
             pos,
             queue: VecDeque::new(),
             log: Vec::new(),
             sums: None,
         }
+    }
+
+    /// The cost of u → v on `d`, remembered per u until another edge out
+    /// of u is asked for: the local searches time the tour's own edges
+    /// (u → its successor) on every look at a node, and on a drive model
+    /// each is a locate computed from two positions. A tour is searched on
+    /// one set of costs throughout; stored matrices are read directly.
+    #[inline]
+    pub(super) fn edge_cost(&self, d: &Dense, u: usize, v: usize) -> f64 {
+        if d.is_stored() {
+            return d.cost(u, v);
+        }
+        let (head, cost) = self.edges[u].get();
+        if head == v {
+            return cost;
+        }
+        let cost = d.cost(u, v);
+        self.edges[u].set((v, cost));
+        cost
     }
 
     /// Keeps what reversing any stretch costs from now on (Lin–Kernighan
