@@ -21,12 +21,14 @@ def main() -> None:
     random.seed(5)
     cap = seekplan.catalog.make_drive(drive).capacity
     reqs = [(f"r{i}", random.randrange(cap - 64), 32768) for i in range(n)]
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     r = seekplan.order(reqs, drive=drive, algo=algo, bound=False)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+    phases = ", ".join(f"{k} {v:.2f}" for k, v in (r.phases_cpu_s or {}).items())
     print(
         f"{drive} {n} {algo}: wall {time.perf_counter() - t:.1f} s, "
-        f"total {r.total_s:.0f} s, peak {peak:.2f} GB"
+        f"CPU {time.process_time() - cpu:.1f} s, total {r.total_s:.1f} s, "
+        f"peak {peak:.2f} GB" + (f"; phases (CPU s): {phases}" if phases else "")
     )
 
 
