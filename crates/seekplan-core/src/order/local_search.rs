@@ -450,3 +450,44 @@ pub(crate) fn descend(
     order.extend_from_slice(tour.order());
     gain
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CostMatrix;
+    use crate::order::Problem;
+    use proptest::prelude::*;
+    use std::borrow::Cow;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The descent makes the same moves on costs timed on demand (where
+        /// the tour remembers the edges it timed, and moves that cannot win
+        /// are dropped untimed) as on the same costs stored: small integer
+        /// costs, so ties between moves are common.
+        #[test]
+        fn descent_is_the_same_on_stored_and_on_demand_costs(
+            n in 4usize..50,
+            raw in proptest::collection::vec(0u32..50, 2500),
+            reversals in any::<bool>(),
+        ) {
+            let flat: Vec<f64> = raw[..n * n].iter().map(|&v| f64::from(v)).collect();
+            let matrix = CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap();
+            let problem = Problem::matrix(&matrix, 0, None).unwrap();
+            let stored = Dense::matrix(&problem);
+            let on_demand = Dense::on_demand(&problem);
+            prop_assert!(stored.is_stored() && !on_demand.is_stored());
+            let orders: Vec<Vec<usize>> = [&stored, &on_demand]
+                .into_iter()
+                .map(|d| {
+                    let near = Neighbours::new(d);
+                    let mut order: Vec<usize> = (0..d.len()).rev().collect();
+                    descend(d, &near, &mut order, reversals);
+                    order
+                })
+                .collect();
+            prop_assert_eq!(&orders[0], &orders[1]);
+        }
+    }
+}
