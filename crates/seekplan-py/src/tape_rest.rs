@@ -7,14 +7,10 @@ use pyo3::prelude::*;
 /// other body.
 #[pyfunction]
 fn plain_stage_paths(py: Python<'_>, body: &[u8]) -> Option<Vec<String>> {
-    let paths = py.allow_threads(|| {
-        seekplan_core::tape_rest::plain_stage_paths(body).map(|v| {
-            v.into_iter()
-                .map(|p| p.into_owned())
-                .collect::<Vec<String>>()
-        })
-    });
-    paths
+    py.allow_threads(|| {
+        seekplan_core::tape_rest::plain_stage_paths(body)
+            .map(|paths| paths.into_iter().map(|p| p.into_owned()).collect())
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
