@@ -490,4 +490,29 @@ mod tests {
             prop_assert_eq!(&orders[0], &orders[1]);
         }
     }
+
+    /// A search handed candidates timed on other costs (a perturbed copy's
+    /// search given the true costs' candidates) stops at once, in builds
+    /// with debug assertions, rather than mixing the two.
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "candidates timed on other costs")]
+    fn candidates_timed_on_other_costs_are_refused() {
+        use rand::SeedableRng;
+        let rows: Vec<Vec<f64>> = (0..12u32)
+            .map(|i| {
+                (0..12u32)
+                    .map(|j| f64::from((i * 7 + j * 3) % 11 + 1))
+                    .collect()
+            })
+            .collect();
+        let matrix = CostMatrix::from_rows(rows).unwrap();
+        let problem = Problem::matrix(&matrix, 0, None).unwrap();
+        let d = Dense::matrix(&problem);
+        let near = Neighbours::new(&d);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let other = d.perturbed(0.5, &mut rng).unwrap();
+        let order: Vec<usize> = (0..other.len()).collect();
+        or_opt(&other, &near, &mut Tour::new(other.depot(), &order), None);
+    }
 }
