@@ -5,7 +5,8 @@
 //! it (BNB). Each later phase runs only while the tour is above the bound
 //! by more than the caller's gap and the time limit holds ([`Watch`]): the
 //! strongest constructive heuristics (LOSS, SLTF, MPScan*, CTA-SLTF) and,
-//! where the gap was wider, BNB from the cheapest of them; Or-opt on the two
+//! where the gap was wider, BNB from the patched tour's local optimum (the
+//! tour BNB alone starts from, see [`bnb::patched`]); Or-opt on the two
 //! cheapest seeds (the second only if close enough, see `SEED_SLACK` and
 //! `EXCESS_SLACK`) and iterated local search on the better, its kicks
 //! following the open gap; on nearly symmetric matrices, rounds of trials
@@ -26,8 +27,8 @@ use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
 use super::{
-    alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read,
-    scan, sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
+    alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, read, scan,
+    sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
 };
 use crate::{Moves, Result, Schedule};
 
@@ -146,10 +147,10 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
         let d = Dense::new(problem);
         watch.phase("neighbours");
         let near = Neighbours::new(&d);
-        let reversals = problem.is_matrix() && near.nearly_symmetric(&d);
+        let reversals = bnb::reversals_pay(problem, &d, &near);
         watch.phase("patching");
         let mut first = (n <= SPARSE_PATCH_LIMIT || problem.is_matrix())
-            .then(|| patch::plan_near(problem, &d, (n > patch::NEAR_PATCH_FROM).then_some(&near)))
+            .then(|| bnb::patched(problem, &d, &near))
             .flatten();
         // The tour branch and bound returns, where it ran; PATCH's otherwise:
         // the later phases' strongest seed.
@@ -228,7 +229,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
 /// The improving phases once the patched tour's local optimum (and branch
 /// and bound from it, where the gap was narrow: `searched`, `proven` if it
 /// finished) left the gap open: constructive seeds, branch and bound from
-/// the cheapest of them when `bnb_after_seeds`, Or-opt on the cheapest,
+/// that local optimum when `bnb_after_seeds`, Or-opt on the cheapest,
 /// iterated local search, and on nearly symmetric matrices trials merged
 /// into the tour; then, while a caller's time limit holds, more kicks. Adds
 /// every tour to `candidates`.
@@ -264,12 +265,11 @@ fn improve(
         candidates.push((scans.order, Moves::Locate));
     }
     if bnb_after_seeds {
-        // Branch and bound starts from the assignment patched into a tour
-        // and from the cheapest constructive seed, so it is never worse
-        // than either (PATCH is its root's first incumbent).
-        let incumbent = seeds.iter().min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)));
-        let (order, optimal) =
-            branch_and_bound(problem, d, incumbent.map(Vec::as_slice), watch, options);
+        // Branch and bound starts from PATCH's tour after Or-opt, as BNB
+        // alone does (see `bnb::patched`): from the cheapest constructive
+        // seed instead it gave up sooner on some batches and ended above
+        // BNB. Both tours stay candidates.
+        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), watch, options);
         proven = optimal;
         seeds.push(order);
     } else {

@@ -1,11 +1,13 @@
 //! BNB: branch and bound over assignment relaxations ([`branch_and_bound`]:
 //! Carpaneto–Toth branching, Zhang's depth-first order, Karp patching for
-//! the incumbent), truncated by a work budget. Exact when it finishes
-//! within the budget, which it does on most batches of up to a few hundred
-//! requests; otherwise the best tour it met.
+//! the incumbent, the first one PATCH's tour after Or-opt), truncated by a
+//! work budget. Exact when it finishes within the budget, which it does on
+//! most batches of up to a few hundred requests; otherwise the best tour it
+//! met.
 
 use super::dense::Dense;
-use super::patch::DENSE_LIMIT;
+use super::local_search::{descend, Neighbours};
+use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{branch_and_bound, Budget};
@@ -52,6 +54,23 @@ pub(crate) fn plan_with(
     (d.path(&found.succ), found.optimal)
 }
 
+/// PATCH's tour for `d` (its cycles merged among `near`'s candidate edges
+/// above [`NEAR_PATCH_FROM`] nodes), where it finds one. BNB starts from it
+/// after Or-opt ([`descend`], with reversals where [`reversals_pay`]), and
+/// so does `best`'s own branch and bound: where BNB's patience ends the
+/// search, its result depends on where it started (from a cheaper tour it
+/// finds nothing better sooner and may stop above BNB from a dearer one),
+/// and one starting tour for both keeps `best` never worse than BNB.
+pub(crate) fn patched(problem: &Problem, d: &Dense, near: &Neighbours) -> Option<Vec<usize>> {
+    patch::plan_near(problem, d, (d.len() > NEAR_PATCH_FROM).then_some(near))
+}
+
+/// Whether the local search tries moves that reverse stretches of a tour:
+/// only on explicit matrices that are nearly symmetric.
+pub(crate) fn reversals_pay(problem: &Problem, d: &Dense, near: &Neighbours) -> bool {
+    problem.is_matrix() && near.nearly_symmetric(d)
+}
+
 /// BNB in the registry.
 pub(crate) struct Bnb;
 
@@ -69,7 +88,13 @@ impl Orderer for Bnb {
                 limit: BNB_LIMIT,
             });
         }
-        let (order, optimal) = plan_with(&Dense::new(problem), None, options);
+        let d = Dense::new(problem);
+        let near = Neighbours::new(&d);
+        let start = patched(problem, &d, &near).map(|mut order| {
+            descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
+            order
+        });
+        let (order, optimal) = plan_with(&d, start.as_deref(), options);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)
