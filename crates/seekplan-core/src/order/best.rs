@@ -55,10 +55,12 @@ const MPSCAN_STAR_LIMIT: usize = 10_000;
 /// Largest batch on a drive model that gets a PATCH seed above
 /// [`BNB_LIMIT`]: its sparse assignment reads all n² moves about three
 /// times (on explicit matrices it always runs: reading them is what a
-/// matrix costs anyway). On LTO-9 (2026-11-28) the seed's patching took
-/// 4.0 s at 10,000 requests, 11.5 s at 16,000 and 20.7 s at 20,000, where
-/// `best` as a whole took 23 s with it and ~6 s without (2.1 % dearer).
-const SPARSE_PATCH_LIMIT: usize = 16_000;
+/// matrix costs anyway), and a read costs what the model's locate does.
+/// `best`'s CPU with the seed (2026-11-28): at 12,000 requests 8 s on
+/// LTO-9 and 17.8 s on the four-region DLT7000 (1.3 % cheaper than
+/// without); at 16,000 14 s and 36 s, where one pass over the DLT7000's
+/// moves took 8.4 s.
+const SPARSE_PATCH_LIMIT: usize = 12_000;
 
 /// A runner-up seed is improved only if it costs at most this much more
 /// than the cheapest: from CTA-SLTF's order on 100,000 LTO-9 requests (12x
