@@ -145,6 +145,31 @@ def test_a_move_the_database_did_not_make_leaves_the_counts_alone(tmp_path, db_u
         assert states(c.get(f"{API}/stage/{rid}").json()) == {catalog[1][0]: "CANCELLED"}
 
 
+def test_a_completion_the_database_did_not_make_pins_nothing(tmp_path, db_url, catalog):
+    """A completion that finds its file already moved (cancelled, or
+    completed by another caller) neither counts nor pins the buffer copy:
+    a pin it left would keep the copy until someone released a file that
+    never held it."""
+    app, svc = make(tmp_path, db_url, catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        paths = catalog[1][:2]
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]}).json()[
+            "requestId"
+        ]
+        ids = {row[2]: row[0] for row in svc.store.open_files(0)}
+        done, gone = ids[paths[0]], ids[paths[1]]
+        complete = [(done, rid, "SUBMITTED", "COMPLETED", None)]
+        svc.store.transition(complete, time.time(), {done: "copy-a"})
+        svc.store.transition(complete, time.time(), {done: "copy-a"})
+        assert svc.store.disk == {"copy-a": 1}
+        svc.store.transition([(gone, rid, "SUBMITTED", "CANCELLED", None)], time.time())
+        late = [(gone, rid, "SUBMITTED", "COMPLETED", None)]
+        svc.store.transition(late, time.time(), {gone: "copy-b"})
+        assert "copy-b" not in svc.store.disk
+        assert svc.summaries[rid].counts["COMPLETED"] == 1
+
+
 def test_errors_are_rfc7807(tmp_path, db_url, catalog):
     app, _ = make(tmp_path, db_url, catalog)
     with TestClient(app) as c:

@@ -326,15 +326,14 @@ class Drives:
             with self.sched.lock:
                 self.sched.finished(d, job)
                 rows = list(job.rows.items())
-                pinned = job.pins()
+                pin = dict.fromkeys(job.pins(), job.path)
                 job.rows.clear()
                 self.notify()
             if rows:
                 self.store.transition(
                     [(fid, rid, st, COMPLETED, None) for fid, (rid, st) in rows],
                     time.time(),
-                    collections.Counter({job.path: len(pinned)}),
-                    pinned,
+                    pin,
                 )
             unwanted = job.path not in self.store.disk
         if unwanted:

@@ -288,15 +288,13 @@ class Service:
         # Files waiting as they were submitted, kept by column: (file id, request, row).
         waiting: list[tuple[int, str, int]] = []
         done: list[tuple[int, str, str, str, str | None]] = []
-        pins: collections.Counter[str] = collections.Counter()
-        pinned: list[int] = []
+        pin: dict[int, str] = {}
         found = self.catalog.lookup([row.path for row in rows])
         for k, (fid, rid, path, state, released) in enumerate(rows):
             if path in buffered or path in self.store.disk:
                 done.append((fid, rid, state, COMPLETED, None))
                 if not released:
-                    pins[path] += 1
-                    pinned.append(fid)
+                    pin[fid] = path
             elif found.tape[k] is None:
                 done.append((fid, rid, state, FAILED, NOT_IN_CATALOG))
             elif state == SUBMITTED and not released:
@@ -312,7 +310,7 @@ class Service:
                 if released:
                     job.release([fid])
         if done:
-            self.store.transition(done, now, pins, pinned)
+            self.store.transition(done, now, pin)
         with self.sched.lock:
             now = self.clock.now()
             if waiting:

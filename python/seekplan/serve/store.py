@@ -14,7 +14,7 @@ from __future__ import annotations
 import collections
 import heapq
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -214,15 +214,17 @@ class Store:
         self,
         changes: Sequence[Change],
         now: float,
-        pins: collections.Counter[str] | None = None,
-        pinned: Iterable[int] = (),
+        pin: Mapping[int, str] | None = None,
     ) -> None:
         """Moves files (id, request, old state, new state, error) and their
-        requests' counts in one transaction, pins the buffer ``pins`` (paths
-        just staged, with how many files pin each), and starts the pin
-        lifetime of the ``pinned`` file ids."""
+        requests' counts in one transaction; each file moved that ``pin``
+        names (file id -> buffer path just staged) pins that copy and starts
+        its pin lifetime. A file another caller moved first matches no row:
+        it is neither counted nor pinned."""
         f = db.files
-        pins = pins or collections.Counter()
+        pin = pin or {}
+        pins: collections.Counter[str] = collections.Counter()
+        pinned: list[int] = []
         with self.wlock:
             by_kind: dict[tuple[str, str, str | None], list[int]] = collections.defaultdict(list)
             request_of: dict[int, str] = {}
@@ -255,12 +257,15 @@ class Store:
                         ).scalars()
                         for fid in moved:
                             moves[(request_of[fid], old, new)] += 1
+                            if fid in pin:
+                                pins[pin[fid]] += 1
+                                pinned.append(fid)
                 summaries: dict[str, Summary] = {}
                 for (rid, old, new), n in moves.items():
                     s = summaries.get(rid) or self.summaries[rid]
                     summaries[rid] = s.moved(old, new, n, now)
                 expiry = now + sa.func.coalesce(f.c.lifetime_s, self.default_lifetime_s)
-                for chunk in chunks(list(pinned)):
+                for chunk in chunks(pinned):
                     conn.execute(f.update().where(f.c.id.in_(chunk)).values(pin_expires_at=expiry))
                 self.pin(conn, pins, now)
                 for s in summaries.values():
