@@ -18,7 +18,7 @@
 //! ends before the budget, the incumbent is proven optimal.
 
 use super::lap::{Matching, Scratch, FREE};
-use super::{assignment, patch};
+use super::{assignment, patch, Assignment};
 use std::time::Instant;
 
 /// What the search found.
@@ -245,6 +245,22 @@ impl Searcher<'_> {
 /// starting from the incumbent tour `start` (successor array) when given.
 /// Panics if the costs admit no assignment without the diagonal.
 pub fn branch_and_bound(m: usize, cost: &[f64], start: Option<&[usize]>, budget: Budget) -> Search {
+    branch_and_bound_from(m, cost, start, None, budget)
+}
+
+/// [`branch_and_bound`] with the root's optimal assignment `root` already
+/// solved on the same costs (a caller's lower bound): used when its
+/// potentials prove it optimal on `cost` (every reduced cost non-negative,
+/// the assigned ones zero, to a billionth of the largest cost), solved
+/// again otherwise. At 1,000 nodes the root's solve is ~30 ms of the
+/// ~0.2 s a proof takes.
+pub fn branch_and_bound_from(
+    m: usize,
+    cost: &[f64],
+    start: Option<&[usize]>,
+    root: Option<&Assignment>,
+    budget: Budget,
+) -> Search {
     assert_eq!(cost.len(), m * m, "cost is not m x m");
     if m < 2 {
         return Search {
@@ -259,7 +275,10 @@ pub fn branch_and_bound(m: usize, cost: &[f64], start: Option<&[usize]>, budget:
     for i in 0..m {
         c[i * m + i] = f64::INFINITY;
     }
-    let root = assignment(m, &c);
+    let root = match root.filter(|r| proves_optimal(r, m, &c)) {
+        Some(r) => r.clone(),
+        None => assignment(m, &c),
+    };
     let mut col_row = vec![FREE; m];
     for (i, &j) in root.succ.iter().enumerate() {
         col_row[j] = i;
@@ -305,6 +324,33 @@ pub fn branch_and_bound(m: usize, cost: &[f64], start: Option<&[usize]>, budget:
     }
 }
 
+/// Whether `a`'s potentials prove it an optimal assignment of the m x m
+/// row-major `c` (infinite entries forbidden).
+fn proves_optimal(a: &Assignment, m: usize, c: &[f64]) -> bool {
+    let scale = c
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(1.0, |s: f64, x| s.max(x.abs()));
+    let tol = 1e-9 * scale;
+    let mut taken = vec![false; m];
+    a.succ.len() == m
+        && a.row.len() == m
+        && a.col.len() == m
+        && a.succ
+            .iter()
+            .all(|&j| j < m && !std::mem::replace(&mut taken[j], true))
+        && (0..m).all(|i| {
+            let row = &c[i * m..(i + 1) * m];
+            let j = a.succ[i];
+            (row[j] - a.row[i] - a.col[j]).abs() <= tol
+                && row
+                    .iter()
+                    .zip(&a.col)
+                    .all(|(&x, &v)| !x.is_finite() || x - a.row[i] - v >= -tol)
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,6 +362,32 @@ mod tests {
             scans: f64::INFINITY,
             patience: f64::INFINITY,
             deadline: None,
+        }
+    }
+
+    #[test]
+    fn a_root_solved_elsewhere_is_used_only_where_its_potentials_prove_it() {
+        let m = 30;
+        let mut c: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 997) as f64).collect();
+        for i in 0..m {
+            c[i * m + i] = f64::INFINITY;
+        }
+        let root = assignment(m, &c);
+        assert!(proves_optimal(&root, m, &c));
+        let mut swapped = root.clone();
+        swapped.succ.swap(0, 1);
+        assert!(!proves_optimal(&swapped, m, &c));
+        let mut raised = root.clone();
+        raised.col[3] += 50.0;
+        assert!(!proves_optimal(&raised, m, &c));
+        let mut repeated = root.clone();
+        repeated.succ[1] = repeated.succ[0];
+        assert!(!proves_optimal(&repeated, m, &c));
+        let alone = branch_and_bound(m, &c, None, unlimited());
+        for given in [&root, &swapped, &raised] {
+            let from = branch_and_bound_from(m, &c, None, Some(given), unlimited());
+            assert!(from.optimal && alone.optimal);
+            assert_eq!(from.cost, alone.cost);
         }
     }
 

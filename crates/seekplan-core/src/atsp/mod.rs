@@ -8,7 +8,7 @@ mod lap;
 mod patch;
 mod sparse_lap;
 
-pub use bnb::{branch_and_bound, Budget, Search};
+pub use bnb::{branch_and_bound, branch_and_bound_from, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, Assignment};
 pub use patch::{cheapest_exchange, cycles, patch};

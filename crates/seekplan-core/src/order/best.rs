@@ -396,7 +396,8 @@ fn branch_and_bound(
     options: &Options,
 ) -> (Vec<usize>, bool) {
     watch.phase("branch and bound");
-    let (order, optimal) = bnb::plan_with(d, incumbent, &options.until(watch.deadline()));
+    let root = problem.relaxation().and_then(|r| r.locate.as_ref());
+    let (order, optimal) = bnb::plan_with(d, incumbent, root, &options.until(watch.deadline()));
     watch.offer(d.tour(&order));
     if optimal && problem.is_matrix() {
         watch.bound(d.tour(&order));

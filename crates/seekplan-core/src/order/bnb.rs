@@ -10,7 +10,7 @@ use super::local_search::{descend, Neighbours};
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
-use crate::atsp::{branch_and_bound, Budget};
+use crate::atsp::{branch_and_bound_from, Assignment, Budget};
 use crate::{Error, Result};
 
 /// Matrix entries the search may scan (each child relaxation scans the
@@ -32,10 +32,12 @@ const MAX_PATIENCE: f64 = 1e8;
 pub const BNB_LIMIT: usize = DENSE_LIMIT;
 
 /// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
-/// whether the search proved it optimal; `start` is an incumbent order.
+/// whether the search proved it optimal; `start` is an incumbent order,
+/// `root` the assignment of `d`'s costs if the lower bound solved it.
 pub(crate) fn plan_with(
     d: &Dense,
     start: Option<&[usize]>,
+    root: Option<&Assignment>,
     options: &Options,
 ) -> (Vec<usize>, bool) {
     let n = d.len();
@@ -50,7 +52,7 @@ pub(crate) fn plan_with(
         patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
         deadline: options.deadline(),
     };
-    let found = branch_and_bound(m, &cost, incumbent.as_deref(), budget);
+    let found = branch_and_bound_from(m, &cost, incumbent.as_deref(), root, budget);
     (d.path(&found.succ), found.optimal)
 }
 
@@ -94,7 +96,8 @@ impl Orderer for Bnb {
             descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
             order
         });
-        let (order, optimal) = plan_with(&d, start.as_deref(), options);
+        let root = problem.relaxation().and_then(|r| r.locate.as_ref());
+        let (order, optimal) = plan_with(&d, start.as_deref(), root, options);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)
