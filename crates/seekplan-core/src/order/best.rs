@@ -27,9 +27,10 @@ use super::local_search::{descend, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
 use super::{
-    alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, read, scan,
-    sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
+    alpha, bnb, bound, cta_sltf, fifo, ils, loss, merge, mpscan, mpscan_star, opt, patch, read,
+    scan, sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
 };
+use crate::atsp::Assignment;
 use crate::{Moves, Result, Schedule};
 
 /// Largest batch LOSS seeds when costs are timed on demand from cached
@@ -154,8 +155,12 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
         let near = Neighbours::new(&d);
         let reversals = bnb::reversals_pay(problem, &d, &near);
         watch.phase("patching");
-        let mut first = (n <= SPARSE_PATCH_LIMIT || problem.is_matrix())
-            .then(|| bnb::patched(problem, &d, &near))
+        let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
+        let root = patching
+            .then(|| patch::stored_assignment(problem, &d))
+            .flatten();
+        let mut first = patching
+            .then(|| bnb::patched(&d, &near, root.as_ref()))
             .flatten();
         // The tour branch and bound returns, where it ran; PATCH's otherwise:
         // the later phases' strongest seed.
@@ -177,8 +182,14 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
             // root's own patched assignment is its first incumbent): where
             // the gap is narrow it often proves the optimum in a fraction
             // of what the other phases would spend.
-            let (order, optimal) =
-                branch_and_bound(problem, &d, first.as_deref(), &mut watch, options);
+            let (order, optimal) = branch_and_bound(
+                problem,
+                &d,
+                first.as_deref(),
+                root.as_ref(),
+                &mut watch,
+                options,
+            );
             proven = optimal;
             searched = Some(order);
         }
@@ -189,6 +200,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
                 near,
                 reversals,
                 searched.clone().or_else(|| first.clone()),
+                root.as_ref(),
                 n <= BNB_LIMIT && !narrow,
                 proven,
                 &mut watch,
@@ -245,6 +257,7 @@ fn improve(
     near: Neighbours,
     reversals: bool,
     searched: Option<Vec<usize>>,
+    root: Option<&Assignment>,
     bnb_after_seeds: bool,
     mut proven: bool,
     watch: &mut Watch,
@@ -274,7 +287,8 @@ fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), watch, options);
+        let (order, optimal) =
+            branch_and_bound(problem, d, searched.as_deref(), root, watch, options);
         proven = optimal;
         seeds.push(order);
     } else {
@@ -385,18 +399,19 @@ fn improve(
     candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
 }
 
-/// BNB from `incumbent` within the time left, as one phase of `watch`;
+/// BNB from `incumbent` (and the root assignment `root`, see
+/// [`patch::stored_assignment`]) within the time left, as one phase of `watch`;
 /// whether it proved its tour optimal. On a matrix that proof is a bound
 /// the tour meets, which ends the search.
 fn branch_and_bound(
     problem: &Problem,
     d: &Dense,
     incumbent: Option<&[usize]>,
+    root: Option<&Assignment>,
     watch: &mut Watch,
     options: &Options,
 ) -> (Vec<usize>, bool) {
     watch.phase("branch and bound");
-    let root = problem.relaxation().and_then(|r| r.locate.as_ref());
     let (order, optimal) = bnb::plan_with(d, incumbent, root, &options.until(watch.deadline()));
     watch.offer(d.tour(&order));
     if optimal && problem.is_matrix() {

@@ -56,15 +56,20 @@ pub(crate) fn plan_with(
     (d.path(&found.succ), found.optimal)
 }
 
-/// PATCH's tour for `d` (its cycles merged among `near`'s candidate edges
-/// above [`NEAR_PATCH_FROM`] nodes), where it finds one. BNB starts from it
+/// PATCH's tour for `d` from the assignment `root` (see
+/// [`patch::stored_assignment`]; its cycles merged among `near`'s candidate
+/// edges above [`NEAR_PATCH_FROM`] nodes), where it finds one. BNB starts from it
 /// after Or-opt ([`descend`], with reversals where [`reversals_pay`]), and
 /// so does `best`'s own branch and bound: where BNB's patience ends the
 /// search, its result depends on where it started (from a cheaper tour it
 /// finds nothing better sooner and may stop above BNB from a dearer one),
 /// and one starting tour for both keeps `best` never worse than BNB.
-pub(crate) fn patched(problem: &Problem, d: &Dense, near: &Neighbours) -> Option<Vec<usize>> {
-    patch::plan_near(problem, d, (d.len() > NEAR_PATCH_FROM).then_some(near))
+pub(crate) fn patched(
+    d: &Dense,
+    near: &Neighbours,
+    root: Option<&Assignment>,
+) -> Option<Vec<usize>> {
+    patch::plan_near(d, (d.len() > NEAR_PATCH_FROM).then_some(near), root)
 }
 
 /// Whether the local search tries moves that reverse stretches of a tour:
@@ -92,12 +97,12 @@ impl Orderer for Bnb {
         }
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
-        let start = patched(problem, &d, &near).map(|mut order| {
+        let root = patch::stored_assignment(problem, &d);
+        let start = patched(&d, &near, root.as_ref()).map(|mut order| {
             descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
             order
         });
-        let root = problem.relaxation().and_then(|r| r.locate.as_ref());
-        let (order, optimal) = plan_with(&d, start.as_deref(), root, options);
+        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), options);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

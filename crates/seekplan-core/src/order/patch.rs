@@ -10,7 +10,9 @@ use super::dense::Dense;
 use super::local_search::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
-use crate::atsp::{assignment, cheapest_exchange, cycles, patch, sparse_assignment_within};
+use crate::atsp::{
+    assignment, cheapest_exchange, cycles, patch, sparse_assignment_within, Assignment,
+};
 use crate::{Error, Result};
 
 /// Largest batch whose (n + 1)² costs are stored for the assignment:
@@ -30,28 +32,40 @@ const WORK_PER_ROW: usize = 20_000;
 /// nodes ~4 s, the candidates' search 0.02 s (2026-11-28).
 pub(crate) const NEAR_PATCH_FROM: usize = 1_000;
 
-/// The PATCH order for `problem`'s costs `d`, or `None` when the sparse
-/// solver finds no assignment on its candidate graph, or on a drive model
-/// none within [`WORK_PER_ROW`] (see [`sparse_assignment_within`]). Where
-/// the lower bound solved the assignment (every explicit matrix, drive
-/// models up to its limit) its cycles are patched, not solved again.
+/// The optimal assignment of `problem`'s costs `d` (n + 1 nodes, the depot
+/// last) where it needs no sparse solver: the lower bound's, where it
+/// solved one (every explicit matrix, drive models up to its limit), else
+/// solved on the stored costs up to [`DENSE_LIMIT`] requests (none for no
+/// requests: one node has no assignment without its diagonal). PATCH patches
+/// its cycles and branch and bound starts from it, so it is solved once.
+pub(crate) fn stored_assignment(problem: &Problem, d: &Dense) -> Option<Assignment> {
+    let n = d.len();
+    match problem.relaxation().and_then(|r| r.locate.as_ref()) {
+        Some(a) => Some(a.clone()),
+        None => (1..=DENSE_LIMIT)
+            .contains(&n)
+            .then(|| assignment(n + 1, &d.square())),
+    }
+}
+
+/// The PATCH order for `problem`'s costs `d`: the cycles of `root` (see
+/// [`stored_assignment`]), or without it of the sparse assignment, `None`
+/// when the sparse solver finds none on its candidate graph, or on a drive
+/// model none within [`WORK_PER_ROW`] (see [`sparse_assignment_within`]).
 /// The cycles are merged by exchanges among `near`'s candidate edges when
 /// given (see [`patch_near`]), by Karp's full search otherwise.
 pub(crate) fn plan_near(
-    problem: &Problem,
     d: &Dense,
     near: Option<&Neighbours>,
+    root: Option<&Assignment>,
 ) -> Option<Vec<usize>> {
     let n = d.len();
     if n == 0 {
         return Some(Vec::new());
     }
     let m = n + 1;
-    // The lower bound's own assignment when it was solved (every matrix,
-    // drive models up to the bound's limit): the same cycles, solved once.
-    let mut succ = match problem.relaxation().and_then(|r| r.locate.as_ref()) {
+    let mut succ = match root {
         Some(a) => a.succ.clone(),
-        None if n <= DENSE_LIMIT => assignment(m, &d.square()).succ,
         None => sparse_assignment_within(m, |i, j| d.cost(i, j), WORK_PER_ROW * m)?.succ,
     };
     match near {
@@ -132,7 +146,7 @@ impl Orderer for Patch {
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
         let d = Dense::new(problem);
         let near = (d.len() > NEAR_PATCH_FROM).then(|| Neighbours::new(&d));
-        plan_near(problem, &d, near.as_ref())
+        plan_near(&d, near.as_ref(), stored_assignment(problem, &d).as_ref())
             .map(Plan::locate)
             .ok_or_else(|| Error::Unsupported {
                 algo: "patch".into(),
