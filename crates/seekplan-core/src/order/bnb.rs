@@ -33,7 +33,8 @@ pub const BNB_LIMIT: usize = DENSE_LIMIT;
 
 /// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
 /// whether the search proved it optimal; `start` is an incumbent order,
-/// `root` the assignment of `d`'s costs if the lower bound solved it.
+/// `root` the assignment of `d`'s costs where it was already solved (see
+/// [`patch::stored_assignment`]).
 pub(crate) fn plan_with(
     d: &Dense,
     start: Option<&[usize]>,
