@@ -268,14 +268,9 @@ pub(crate) fn or_opt(
                 tour.edge_cost(d, prev, first) + tour.edge_cost(d, last, next) - d.cost(prev, next);
             let inside = |v: usize| tour.pos[v] >= i && tour.pos[v] < i + run;
             let mut best: Option<(f64, usize)> = None;
-            // Costs are never negative, so a move whose other terms
-            // already gain too little is dropped before its last edge is
-            // timed: the moves kept and chosen are the same.
-            let beaten = |best: Option<(f64, usize)>, least: f64| {
-                least >= best.map_or(-EPS, |(bd, _)| bd.min(-EPS))
-            };
             for &(a, b, into_first, cut) in &after_preds {
-                if inside(a) || inside(b) || beaten(best, into_first - cut - gain) {
+                let least = into_first - cut - gain;
+                if inside(a) || inside(b) || cannot_win(least, best.map(|b| b.0)) {
                     continue;
                 }
                 let delta = into_first + d.cost(last, b) - cut - gain;
@@ -289,7 +284,7 @@ pub(crate) fn or_opt(
                     continue;
                 }
                 let cut = tour.edge_cost(d, a, b);
-                if beaten(best, out_last - cut - gain) {
+                if cannot_win(out_last - cut - gain, best.map(|b| b.0)) {
                     continue;
                 }
                 let delta = d.cost(a, first) + out_last - cut - gain;
@@ -381,10 +376,7 @@ pub(crate) fn or_3opt(
                 if r <= q {
                     continue;
                 }
-                // Costs are never negative: without its third edge the
-                // swap already gains too little, so that edge is not timed.
-                let least = opened + into_b0 - cut_c1;
-                if least >= best.map_or(-EPS, |(bd, _, _)| bd.min(-EPS)) {
+                if cannot_win(opened + into_b0 - cut_c1, best.map(|b| b.0)) {
                     continue;
                 }
                 let delta = opened + into_b0 + d.cost(b1, after) - cut_c1;
@@ -427,6 +419,14 @@ fn alternate(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: Option<&[usiz
     }
 }
 
+/// Whether a move whose delta is `least` before its last edge is timed
+/// cannot improve on `best` (the best delta so far) or gain at all: costs
+/// are never negative, so the last edge only raises the delta, and a move
+/// dropped here untimed is one the search would not have chosen.
+fn cannot_win(least: f64, best: Option<f64>) -> bool {
+    least >= best.map_or(-EPS, |bd| bd.min(-EPS))
+}
+
 /// The local search from the nodes in `focus` (a kick's endpoints) until
 /// no move improves the tour; returns the gain.
 pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usize]) -> f64 {
@@ -455,9 +455,9 @@ pub(crate) fn descend(
 mod tests {
     use super::*;
     use crate::model::CostMatrix;
+    use crate::order::test_support::square_rows;
     use crate::order::Problem;
     use proptest::prelude::*;
-    use std::borrow::Cow;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
@@ -472,8 +472,7 @@ mod tests {
             raw in proptest::collection::vec(0u32..50, 2500),
             reversals in any::<bool>(),
         ) {
-            let flat: Vec<f64> = raw[..n * n].iter().map(|&v| f64::from(v)).collect();
-            let matrix = CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap();
+            let matrix = CostMatrix::from_rows(square_rows(n, &raw)).unwrap();
             let problem = Problem::matrix(&matrix, 0, None).unwrap();
             let stored = Dense::matrix(&problem);
             let on_demand = Dense::on_demand(&problem);
