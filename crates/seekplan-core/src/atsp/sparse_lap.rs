@@ -14,11 +14,11 @@ use std::collections::BinaryHeap;
 const FREE: usize = usize::MAX;
 
 /// Candidate columns each row starts with, its cheapest: with 12, the
-/// first check found missing candidates in 63-79 % of the rows of LTO-9
-/// batches and seek matrices of 10,000 requests and the solve needed a
-/// restart and four more checks; with 32 the sparse assignment of a
-/// 10,000-request LTO-9 batch took 4.0 s instead of 6.5 s, of a gaussian
-/// seek matrix 2.0 s instead of 3.4 s (24: 4.4 s and 2.5 s; 48: 4.1 s and
+/// first check on LTO-9 batches and seek matrices of 10,000 requests found
+/// candidates missing in so many rows that the solve restarted, and four
+/// more checks followed; with 32 the sparse assignment of a 10,000-request
+/// LTO-9 batch took 4.0 s instead of 6.5 s, PATCH on a gaussian seek
+/// matrix 2.2 s instead of 3.4 s (24: 4.4 s and 2.5 s; 48: 4.1 s and
 /// 2.3 s, more memory), and seek matrices of 5,000 were no slower.
 const INITIAL_CANDIDATES: usize = 32;
 
@@ -40,7 +40,7 @@ const RESTART_SHARE: usize = 10;
 /// a row's): many of them mean potentials far from the optimum's, and
 /// rounds of checks ahead. Counting only the ones kept, the solve ran on
 /// where it had given up before: 12,000 Ampex DST310 requests 1.7 -> 24 s
-/// (a 1.4 % cheaper seed), 6,000 DLT4000 ones 0.8 -> 2.8 s.
+/// (for a 1.4 % cheaper tour), 6,000 DLT4000 ones 0.8 -> 2.8 s.
 const STORE_WEIGHT: usize = 64;
 
 /// Reduced costs down to this (relative to the largest cost) count as zero.
