@@ -23,7 +23,7 @@
 
 use super::bnb::BNB_LIMIT;
 use super::dense::Dense;
-use super::local_search::{descend, Neighbours};
+use super::local_search::{descend, reversals_pay, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
 use super::{
@@ -153,7 +153,7 @@ fn schedule(problem: &Problem, options: &Options) -> Result<Found> {
         let d = Dense::new(problem);
         watch.phase("neighbours");
         let near = Neighbours::new(&d);
-        let reversals = bnb::reversals_pay(problem, &d, &near);
+        let reversals = reversals_pay(problem, &d, &near);
         watch.phase("patching");
         let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
         let root = patching

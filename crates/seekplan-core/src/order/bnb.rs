@@ -6,7 +6,7 @@
 //! met.
 
 use super::dense::Dense;
-use super::local_search::{descend, Neighbours};
+use super::local_search::{descend, reversals_pay, Neighbours};
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
@@ -71,12 +71,6 @@ pub(crate) fn patched(
     root: Option<&Assignment>,
 ) -> Option<Vec<usize>> {
     patch::plan_near(d, (d.len() > NEAR_PATCH_FROM).then_some(near), root)
-}
-
-/// Whether the local search tries moves that reverse stretches of a tour:
-/// only on explicit matrices that are nearly symmetric.
-pub(crate) fn reversals_pay(problem: &Problem, d: &Dense, near: &Neighbours) -> bool {
-    problem.is_matrix() && near.nearly_symmetric(d)
 }
 
 /// BNB in the registry.

@@ -12,7 +12,7 @@ use super::kopt::k_opt;
 use super::lk::lin_kernighan;
 use super::or_chain::or_chains;
 use super::tour::Tour;
-use super::EPS;
+use super::{Problem, EPS};
 use crate::model::Pos;
 
 /// Costs are nearly symmetric when the reverses of the neighbour-list moves
@@ -433,6 +433,12 @@ pub(crate) fn repair(d: &Dense, near: &Neighbours, tour: &mut Tour, focus: &[usi
     alternate(d, near, tour, Some(focus))
 }
 
+/// Whether the local search tries moves that reverse stretches of a tour:
+/// only on explicit matrices that are nearly symmetric.
+pub(crate) fn reversals_pay(problem: &Problem, d: &Dense, near: &Neighbours) -> bool {
+    problem.is_matrix() && near.nearly_symmetric(d)
+}
+
 /// Or-opt and Or-3opt (and Or-3opt chains, Lin–Kernighan and 5-opt when
 /// `reversals`) in turn until none improves `order`; returns the gain.
 pub(crate) fn descend(
@@ -456,7 +462,6 @@ mod tests {
     use super::*;
     use crate::model::CostMatrix;
     use crate::order::test_support::square_rows;
-    use crate::order::Problem;
     use proptest::prelude::*;
 
     proptest! {
