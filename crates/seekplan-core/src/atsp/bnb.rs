@@ -10,14 +10,19 @@
 //! (Carpaneto & Toth 1980): child r forbids e_r and forces e₁ … e_{r−1}, so
 //! the children split the node's tours without overlap. Each child is
 //! re-optimised from its parent's assignment by one shortest augmenting
-//! path (O(m²), usually far less), children are searched depth first in order of their bound
-//! (Zhang 1993), and every node's assignment is patched into a tour (Karp)
-//! for the incumbent. Nodes whose bound reaches the incumbent are pruned.
+//! path (O(m²), usually far less), children are searched depth first in
+//! order of their bound (Zhang 1993), and every node's assignment is
+//! patched into a tour (Karp) for the incumbent. Nodes whose bound reaches
+//! the incumbent are pruned, and so is every edge whose reduced cost at the
+//! root exceeds the incumbent's excess over the root bound (reduced-cost
+//! fixing, see [`super::reduced`]): where the bound is tight the children
+//! read a sparse graph ([`super::relaxation`]).
 //!
 //! The search is truncated by a work budget (matrix entries read); when it
 //! ends before the budget, the incumbent is proven optimal.
 
-use super::lap::{Matching, Scratch, FREE};
+use super::lap::{Matching, FREE};
+use super::relaxation::{relaxation, Relaxation};
 use super::{assignment, patch, Assignment};
 use std::time::Instant;
 
@@ -42,7 +47,8 @@ pub struct Search {
 pub struct Budget {
     /// Cost scans allowed, in matrix entries read: a child's
     /// re-optimisation reads one row of m entries per step of its
-    /// shortest path.
+    /// shortest path (over a sparse graph, what its edges cost, see
+    /// [`super::relaxation`]).
     pub scans: f64,
     /// The search also stops once it has read more entries since its last
     /// better tour than before it, and at least this many: where the
@@ -53,67 +59,21 @@ pub struct Budget {
     pub deadline: Option<Instant>,
 }
 
-/// The costs under the current branch's constraints: a forbidden edge and
-/// every edge that competes with a forced one cost infinity. Changes are
-/// logged so a branch is undone in LIFO order.
-struct Constrained {
-    m: usize,
-    c: Vec<f64>,
-    log: Vec<(usize, f64)>,
-}
-
-impl Constrained {
-    fn set_infinite(&mut self, at: usize) {
-        let old = self.c[at];
-        if old.is_finite() {
-            self.log.push((at, old));
-            self.c[at] = f64::INFINITY;
-        }
-    }
-
-    fn forbid(&mut self, (i, j): (usize, usize)) {
-        self.set_infinite(i * self.m + j);
-    }
-
-    /// Forces edge (i, j): every other edge out of i or into j is forbidden.
-    fn force(&mut self, (i, j): (usize, usize)) {
-        let m = self.m;
-        for k in (0..m).filter(|&k| k != j) {
-            self.set_infinite(i * m + k);
-        }
-        for k in (0..m).filter(|&k| k != i) {
-            self.set_infinite(k * m + j);
-        }
-    }
-
-    /// Undoes every change made since the log had `mark` entries.
-    fn undo(&mut self, mark: usize) {
-        while self.log.len() > mark {
-            let (at, old) = self.log.pop().expect("longer than mark");
-            self.c[at] = old;
-        }
-    }
-
-    /// Child `r`'s constraints: force `edges[..r]`, forbid `edges[r]`.
-    fn child(&mut self, edges: &[(usize, usize)], r: usize) {
-        for &e in &edges[..r] {
-            self.force(e);
-        }
-        self.forbid(edges[r]);
-    }
-}
-
 struct Searcher<'c> {
     m: usize,
     /// The original costs (diagonal infinite): what tours are worth.
     cost: &'c [f64],
-    constrained: Constrained,
-    scratch: Scratch,
+    /// The branch's constraints and the children's re-assignment.
+    relaxation: Box<dyn Relaxation>,
+    /// The root assignment's value, which the graph's reduced costs add to.
+    root_value: f64,
+    /// Slack added to the fixing limit for rounding.
+    tolerance: f64,
     best: Vec<usize>,
     best_cost: f64,
     scan_limit: f64,
     patience: f64,
-    /// Entries read in all, and when the incumbent last improved.
+    /// Work done in all, and when the incumbent last improved.
     scanned: f64,
     scanned_at_best: f64,
     deadline: Option<Instant>,
@@ -158,6 +118,12 @@ impl Searcher<'_> {
         self.truncated
     }
 
+    /// The reduced cost an edge may have and still be in a tour cheaper
+    /// than the incumbent.
+    fn limit(&self) -> f64 {
+        self.best_cost - self.root_value + self.tolerance
+    }
+
     /// Searches the node whose optimal assignment is `node` (value `value`)
     /// under the constraints in force.
     fn explore(&mut self, node: &Matching, value: f64) {
@@ -171,54 +137,48 @@ impl Searcher<'_> {
         let mut tour = node.row_col.clone();
         let (m, cost) = (self.m, self.cost);
         patch(&mut tour, |i, j| cost[i * m + j]);
+        self.scanned += patch_work(&cycles);
         let patched = self.tour_cost(&tour);
         if self.improves(patched) {
             self.adopt(tour, patched);
         }
-        // The subtour with the fewest free edges (ties: the first found);
-        // an edge is forced when it is the only finite one out of its row.
-        let forced = |i: usize, j: usize| {
-            let row = &self.constrained.c[i * m..(i + 1) * m];
-            row.iter()
-                .enumerate()
-                .all(|(k, c)| k == j || c.is_infinite())
-        };
+        // The subtour with the fewest free edges (ties: the first found).
+        let limit = self.limit();
         let edges = cycles
             .iter()
             .map(|c| {
                 c.iter()
                     .map(|&i| (i, node.row_col[i]))
-                    .filter(|&(i, j)| !forced(i, j))
+                    .filter(|&(i, j)| !self.relaxation.forced(i, j, limit))
                     .collect::<Vec<_>>()
             })
             .min_by_key(Vec::len)
             .expect("more than one cycle");
         // Child r = the node's constraints, e₁ … e_{r−1} forced, e_r
         // forbidden: built up one edge at a time.
-        let mark = self.constrained.log.len();
+        let mark = self.relaxation.mark();
         let mut children: Vec<(f64, usize, Matching)> = Vec::with_capacity(edges.len());
         for (r, &edge) in edges.iter().enumerate() {
             if self.out_of_budget() {
                 break;
             }
-            let before = self.constrained.log.len();
-            self.constrained.forbid(edge);
+            let before = self.relaxation.mark();
+            self.relaxation.forbid(edge);
             let mut child = node.clone();
             child.free_row(edge.0);
-            let c = &self.constrained.c;
-            let steps = child.augment(edge.0, |i, j| c[i * m + j], &mut self.scratch);
-            self.scanned += (steps.unwrap_or(m) * m) as f64;
+            let (work, found) = self.relaxation.reassign(&mut child, edge.0, self.limit());
+            self.scanned += work;
             self.nodes += 1;
-            self.constrained.undo(before);
-            self.constrained.force(edge);
-            if steps.is_some() {
+            self.relaxation.undo(before);
+            self.relaxation.force(edge);
+            if found {
                 let v = self.tour_cost(&child.row_col);
                 if self.improves(v) {
                     children.push((v, r, child));
                 }
             }
         }
-        self.constrained.undo(mark);
+        self.relaxation.undo(mark);
         children.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for (v, r, child) in children {
             if !self.improves(v) {
@@ -231,13 +191,27 @@ impl Searcher<'_> {
                 self.truncated = true;
                 return;
             }
-            self.constrained.child(&edges, r);
+            self.relaxation.child(&edges, r);
             self.depth += 1;
             self.explore(&child, v);
             self.depth -= 1;
-            self.constrained.undo(mark);
+            self.relaxation.undo(mark);
         }
     }
+}
+
+/// The work of patching `cycles` (each merged into the tour so far by
+/// trying every pair of nodes) and of finding them, in entries read.
+fn patch_work(cycles: &[Vec<usize>]) -> f64 {
+    let mut sizes: Vec<usize> = cycles.iter().map(Vec::len).collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    let mut tour = 0;
+    let mut work = 0;
+    for size in sizes {
+        work += tour * size;
+        tour += size;
+    }
+    (work + tour) as f64
 }
 
 /// Searches for the cheapest tour through all `m` nodes of the row-major
@@ -283,6 +257,19 @@ pub fn branch_and_bound_from(
     for (i, &j) in root.succ.iter().enumerate() {
         col_row[j] = i;
     }
+    let tour_cost = |succ: &[usize]| (0..m).map(|i| c[i * m + succ[i]]).sum::<f64>();
+    // The incumbent: the caller's tour or the root's patched one, whichever
+    // is cheaper; it sets which edges the search keeps.
+    let mut best = root.succ.clone();
+    patch(&mut best, |i, j| c[i * m + j]);
+    if let Some(tour) = start.filter(|t| tour_cost(t) <= tour_cost(&best)) {
+        best = tour.to_vec();
+    }
+    let best_cost = tour_cost(&best);
+    // Reduced costs and tour sums carry rounding: fixing keeps edges a
+    // billionth of the larger cost beyond the limit.
+    let tolerance = 1e-9 * largest_finite(&c).max(best_cost.abs());
+    let relaxation = relaxation(m, &c, &root, best_cost - root.total + tolerance);
     let matching = Matching {
         u: root.row,
         v: root.col,
@@ -292,14 +279,11 @@ pub fn branch_and_bound_from(
     let mut s = Searcher {
         m,
         cost: &c,
-        constrained: Constrained {
-            m,
-            c: c.clone(),
-            log: Vec::new(),
-        },
-        scratch: Scratch::new(m),
-        best: Vec::new(),
-        best_cost: f64::INFINITY,
+        relaxation,
+        root_value: root.total,
+        tolerance,
+        best,
+        best_cost,
         scan_limit: budget.scans,
         patience: budget.patience,
         scanned: 0.0,
@@ -309,10 +293,6 @@ pub fn branch_and_bound_from(
         nodes: 1,
         depth: 0,
     };
-    if let Some(tour) = start {
-        s.best = tour.to_vec();
-        s.best_cost = s.tour_cost(tour);
-    }
     s.explore(&matching, root.total);
     let optimal = !s.truncated;
     Search {
@@ -324,15 +304,18 @@ pub fn branch_and_bound_from(
     }
 }
 
+/// The largest finite |cost| in `c`, at least 1.
+fn largest_finite(c: &[f64]) -> f64 {
+    c.iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .fold(1.0, |s: f64, x| s.max(x.abs()))
+}
+
 /// Whether `a`'s potentials prove it an optimal assignment of the m x m
 /// row-major `c` (infinite entries forbidden).
 fn proves_optimal(a: &Assignment, m: usize, c: &[f64]) -> bool {
-    let scale = c
-        .iter()
-        .copied()
-        .filter(|x| x.is_finite())
-        .fold(1.0, |s: f64, x| s.max(x.abs()));
-    let tol = 1e-9 * scale;
+    let tol = 1e-9 * largest_finite(c);
     let mut taken = vec![false; m];
     a.succ.len() == m
         && a.row.len() == m
@@ -354,6 +337,7 @@ fn proves_optimal(a: &Assignment, m: usize, c: &[f64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::atsp::test_costs::seek_on_a_loop;
     use crate::atsp::{cycles, held_karp};
     use proptest::prelude::*;
 
@@ -391,7 +375,38 @@ mod tests {
         }
     }
 
+    /// The cheapest tour of the m×m row-major `cost` by Held–Karp.
+    fn exact(m: usize, cost: &[f64]) -> f64 {
+        let c = |i: usize, j: usize| cost[i * m + j];
+        // Held-Karp over the path 0 -> ... -> 0 through nodes 1..m.
+        let order = held_karp(
+            m - 1,
+            |j| c(0, j + 1),
+            |i, j| c(i + 1, j + 1),
+            |j| c(j + 1, 0),
+        );
+        let mut prev = 0;
+        let mut total = 0.0;
+        for &j in &order {
+            total += c(prev, j + 1);
+            prev = j + 1;
+        }
+        total + c(prev, 0)
+    }
+
     proptest! {
+        #[test]
+        fn finds_the_optimum_of_seek_costs_on_a_loop(m in 3usize..14, seed in any::<u64>()) {
+            // A tight bound: reduced-cost fixing drops most edges and the
+            // children are re-assigned over the sparse graph.
+            let cost = seek_on_a_loop(m, seed);
+            let s = branch_and_bound(m, &cost, None, unlimited());
+            prop_assert!(s.optimal);
+            let want = exact(m, &cost);
+            prop_assert!((s.cost - want).abs() < 1e-6 * want.max(1.0), "{} vs {}", s.cost, want);
+            prop_assert_eq!(cycles(&s.succ).len(), 1);
+        }
+
         #[test]
         fn finds_the_optimum_held_karp_finds(
             m in 2usize..9,
@@ -403,15 +418,7 @@ mod tests {
                 .map(|k| f64::from(if small { raw[k] % 5 } else { raw[k] }))
                 .collect();
             let c = |i: usize, j: usize| cost[i * m + j];
-            // Held-Karp over the path 0 -> ... -> 0 through nodes 1..m.
-            let order = held_karp(m - 1, |j| c(0, j + 1), |i, j| c(i + 1, j + 1), |j| c(j + 1, 0));
-            let mut prev = 0;
-            let mut exact = 0.0;
-            for &j in &order {
-                exact += c(prev, j + 1);
-                prev = j + 1;
-            }
-            exact += c(prev, 0);
+            let exact = exact(m, &cost);
             let s = branch_and_bound(m, &cost, None, unlimited());
             prop_assert!(s.optimal);
             prop_assert!((s.cost - exact).abs() < 1e-9, "{} vs {}", s.cost, exact);

@@ -10,6 +10,9 @@
 //! has one successor and one predecessor": its optimum is a lower bound on
 //! every tour (the diagonal is forbidden with `f64::INFINITY`).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 /// An optimal assignment: row i is assigned column `succ[i]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
@@ -60,6 +63,61 @@ impl Scratch {
             done: vec![false; m],
             touched: Vec::with_capacity(m),
         }
+    }
+}
+
+/// A float that orders totally, for the heap of [`Matching::augment_sparse`].
+#[derive(Clone, Copy, PartialEq)]
+struct Key(f64);
+
+impl Eq for Key {}
+
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Work buffers of [`Matching::augment_sparse`], reused between calls: a
+/// search resets only the columns it touched, so on a sparse graph it
+/// costs what it reads, not O(m).
+pub(crate) struct HeapScratch {
+    dist: Vec<f64>,
+    way: Vec<usize>,
+    done: Vec<bool>,
+    touched: Vec<usize>,
+    settled: Vec<usize>,
+    heap: BinaryHeap<Reverse<(Key, usize)>>,
+}
+
+impl HeapScratch {
+    /// Buffers for an `m`×`m` problem.
+    pub(crate) fn new(m: usize) -> Self {
+        HeapScratch {
+            dist: vec![f64::INFINITY; m],
+            way: vec![0; m],
+            done: vec![false; m],
+            touched: Vec::new(),
+            settled: Vec::new(),
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// Forgets the last search.
+    fn reset(&mut self) {
+        for &j in &self.touched {
+            self.dist[j] = f64::INFINITY;
+            self.done[j] = false;
+        }
+        self.touched.clear();
+        self.settled.clear();
+        self.heap.clear();
     }
 }
 
@@ -161,6 +219,59 @@ impl Matching {
 }
 
 impl Matching {
+    /// [`Matching::augment`] over a sparse graph: the edges out of row i
+    /// are what `edges(i)` yields, (column, cost) pairs (None: give up,
+    /// e.g. on a spent budget), and the next column is taken from a heap.
+    /// Returns the edges scanned, or `None`, changing nothing, when no
+    /// path exists or `edges` gave up.
+    pub(crate) fn augment_sparse<I>(
+        &mut self,
+        start: usize,
+        mut edges: impl FnMut(usize) -> Option<I>,
+        s: &mut HeapScratch,
+    ) -> Option<usize>
+    where
+        I: Iterator<Item = (usize, f64)>,
+    {
+        s.reset();
+        let mut scanned = 0;
+        let mut i = start;
+        let mut reached = 0.0;
+        loop {
+            let base = reached - self.u[i];
+            for (j, c) in edges(i)? {
+                scanned += 1;
+                if s.done[j] {
+                    continue;
+                }
+                let d = base + c - self.v[j];
+                if d < s.dist[j] {
+                    if s.dist[j].is_infinite() {
+                        s.touched.push(j);
+                    }
+                    s.dist[j] = d;
+                    s.way[j] = i;
+                    s.heap.push(Reverse((Key(d), j)));
+                }
+            }
+            let j = loop {
+                let Reverse((Key(d), j)) = s.heap.pop()?;
+                if !s.done[j] && d == s.dist[j] {
+                    break j;
+                }
+            };
+            s.done[j] = true;
+            s.settled.push(j);
+            reached = s.dist[j];
+            if self.col_row[j] == FREE {
+                break;
+            }
+            i = self.col_row[j];
+        }
+        self.complete(start, &s.settled, &s.dist, &s.way);
+        Some(scanned)
+    }
+
     /// Ends a shortest augmenting path from the free row `start` whose
     /// columns were settled in order `settled` (the free column reached
     /// last) at distances `dist`, each reached from row `way[j]`: every

@@ -6,7 +6,11 @@ mod bnb;
 mod held_karp;
 mod lap;
 mod patch;
+mod reduced;
+mod relaxation;
 mod sparse_lap;
+#[cfg(test)]
+mod test_costs;
 
 pub use bnb::{branch_and_bound, branch_and_bound_from, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};

@@ -6,10 +6,8 @@
 //! the optimum of the full problem, certified by its dual potentials, in
 //! O(m²) cost reads and O(m·k) memory.
 
-use super::lap::Matching;
+use super::lap::{HeapScratch, Matching};
 use super::Assignment;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 const FREE: usize = usize::MAX;
 
@@ -70,32 +68,11 @@ impl<F: Fn(usize, usize) -> f64> Costs for F {
     }
 }
 
-/// A float that orders totally, for the heap.
-#[derive(Clone, Copy, PartialEq)]
-struct Key(f64);
-
-impl Eq for Key {}
-
-impl PartialOrd for Key {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Key {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
 struct Solver {
     /// Each row's candidate columns and their costs.
     adj: Vec<Vec<(usize, f64)>>,
     m: Matching,
-    dist: Vec<f64>,
-    way: Vec<usize>,
-    done: Vec<bool>,
-    touched: Vec<usize>,
+    scratch: HeapScratch,
     /// Candidate edges the augmenting paths have scanned so far, and how
     /// many they may scan before the solver gives up.
     work: usize,
@@ -121,62 +98,14 @@ impl Solver {
     /// the candidate edges; false when none exists or the work budget ran
     /// out on the way.
     fn augment(&mut self, start: usize) -> bool {
-        let mut heap: BinaryHeap<Reverse<(Key, usize)>> = BinaryHeap::new();
-        for &j in &self.touched {
-            self.dist[j] = f64::INFINITY;
-            self.done[j] = false;
-        }
-        self.touched.clear();
-        let mut settled: Vec<usize> = Vec::new();
-        let mut i = start;
-        let mut reached = 0.0;
-        loop {
-            self.work += self.adj[i].len();
-            if self.exhausted() {
-                return false;
-            }
-            let base = reached - self.m.u[i];
-            for &(j, c) in &self.adj[i] {
-                if self.done[j] {
-                    continue;
-                }
-                let d = base + c - self.m.v[j];
-                if d < self.dist[j] {
-                    if self.dist[j].is_infinite() {
-                        self.touched.push(j);
-                    }
-                    self.dist[j] = d;
-                    self.way[j] = i;
-                    heap.push(Reverse((Key(d), j)));
-                }
-            }
-            let next = loop {
-                let Some(Reverse((Key(d), j))) = heap.pop() else {
-                    break None;
-                };
-                if !self.done[j] && d == self.dist[j] {
-                    break Some(j);
-                }
-            };
-            let Some(j) = next else {
-                for &j in &settled {
-                    self.done[j] = false;
-                }
-                return false;
-            };
-            self.done[j] = true;
-            settled.push(j);
-            reached = self.dist[j];
-            if self.m.col_row[j] == FREE {
-                break;
-            }
-            i = self.m.col_row[j];
-        }
-        self.m.complete(start, &settled, &self.dist, &self.way);
-        for &j in &settled {
-            self.done[j] = false;
-        }
-        true
+        let (adj, work, budget) = (&self.adj, &mut self.work, self.budget);
+        let edges = |i: usize| {
+            *work += adj[i].len();
+            (*work <= budget).then(|| adj[i].iter().copied())
+        };
+        self.m
+            .augment_sparse(start, edges, &mut self.scratch)
+            .is_some()
     }
 }
 
@@ -289,10 +218,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
             row_col: vec![FREE; m],
             col_row: vec![FREE; m],
         },
-        dist: vec![f64::INFINITY; m],
-        way: vec![0; m],
-        done: vec![false; m],
-        touched: Vec::new(),
+        scratch: HeapScratch::new(m),
         work: 0,
         budget,
     };
@@ -530,6 +456,7 @@ fn lowest_reduced(s: &Solver, i: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::atsp::assignment;
+    use crate::atsp::test_costs::seek_like;
     use proptest::prelude::*;
 
     proptest! {
@@ -568,19 +495,8 @@ mod tests {
             m in 100usize..400,
             seed in any::<u64>(),
         ) {
-            let mut x = seed | 1;
-            let mut next = || {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x % 100_000) as f64
-            };
-            let at: Vec<(f64, f64)> = (0..m).map(|_| { let p = next(); (p, p + next() / 100.0) }).collect();
-            let cost = |i: usize, j: usize| {
-                let (from, to) = (at[i].1, at[j].0);
-                if i == j { f64::INFINITY } else if to >= from { to - from } else { 3.0 * (from - to) + 500.0 }
-            };
-            let dense: Vec<f64> = (0..m * m).map(|k| cost(k / m, k % m)).collect();
+            let dense = seek_like(m, seed);
+            let cost = |i: usize, j: usize| dense[i * m + j];
             let want = assignment(m, &dense).total;
             let got = sparse_assignment(m, cost).expect("feasible");
             prop_assert!((got.total - want).abs() < 1e-6 * want.max(1.0), "{} vs {}", got.total, want);

@@ -1,0 +1,334 @@
+//! The constrained assignment relaxations branch and bound re-optimises
+//! (see [`super::bnb`]): the edges a branch forces and forbids, and one
+//! shortest augmenting path to re-assign the row a child frees. Two forms
+//! of one job: [`DenseRelaxation`] keeps a copy of the matrix with every
+//! excluded entry infinite and scans whole rows; [`SparseRelaxation`] reads
+//! only the edges reduced-cost fixing kept ([`Reduced`]), with a heap, which
+//! pays where those are few (LTO seek matrices: 2-110 of 1,000 a row) and
+//! not where the bound is weak and most edges stay (DIMACS shop: all).
+
+use super::lap::{HeapScratch, Matching, Scratch, FREE};
+use super::reduced::Reduced;
+use super::Assignment;
+
+/// What one edge a sparse augmenting path scans counts for in the work
+/// budget, in dense entries read: a heap step costs more than a read.
+const EDGE_WORK: f64 = 4.0;
+
+/// The search uses the sparse form when reduced-cost fixing keeps at most
+/// one entry in this many.
+const SPARSE_SHARE: usize = 4;
+
+/// A branch's relaxation: constraints with LIFO undo, and re-assignment.
+pub(crate) trait Relaxation {
+    /// The undo log's length now, for [`Relaxation::undo`].
+    fn mark(&self) -> usize;
+    /// Undoes every change made since the log had `mark` entries.
+    fn undo(&mut self, mark: usize);
+    /// Forbids edge (i, j).
+    fn forbid(&mut self, edge: (usize, usize));
+    /// Forces edge (i, j), one the matching being branched assigns: no
+    /// other edge out of i (nor, in effect, into j).
+    fn force(&mut self, edge: (usize, usize));
+    /// Whether (i, j) is the only edge out of row i the branch allows with
+    /// reduced cost (under the root's potentials) at most `limit`.
+    fn forced(&self, i: usize, j: usize, limit: f64) -> bool;
+    /// Assigns the free row `start` of `matching` along a shortest
+    /// augmenting path over the edges the branch allows with reduced cost
+    /// at most `limit`: the work it took (in matrix entries read) and
+    /// whether a path exists (if not, `matching` is unchanged).
+    fn reassign(&mut self, matching: &mut Matching, start: usize, limit: f64) -> (f64, bool);
+
+    /// Child `r`'s constraints: force `edges[..r]`, forbid `edges[r]`.
+    fn child(&mut self, edges: &[(usize, usize)], r: usize) {
+        for &e in &edges[..r] {
+            self.force(e);
+        }
+        self.forbid(edges[r]);
+    }
+}
+
+/// The relaxation for the m×m row-major costs `c` (diagonal infinite) whose
+/// optimal assignment is `root`, for tours cheaper than `root`'s value plus
+/// `limit`: sparse where fixing keeps few edges, dense otherwise.
+pub(crate) fn relaxation(
+    m: usize,
+    c: &[f64],
+    root: &Assignment,
+    limit: f64,
+) -> Box<dyn Relaxation> {
+    match Reduced::within(m, c, root, limit, m * m / SPARSE_SHARE) {
+        Some(graph) => Box::new(SparseRelaxation::new(m, graph)),
+        None => Box::new(DenseRelaxation::new(m, c, root, limit)),
+    }
+}
+
+/// The dense form: a copy of the costs with every edge the branch excludes
+/// (and every edge fixing dropped at the start) infinite.
+pub(crate) struct DenseRelaxation {
+    m: usize,
+    c: Vec<f64>,
+    log: Vec<(usize, f64)>,
+    scratch: Scratch,
+}
+
+impl DenseRelaxation {
+    fn new(m: usize, c: &[f64], root: &Assignment, limit: f64) -> Self {
+        let mut c = c.to_vec();
+        for (i, row) in c.chunks_mut(m).enumerate() {
+            for (x, &vj) in row.iter_mut().zip(&root.col) {
+                if *x - root.row[i] - vj > limit {
+                    *x = f64::INFINITY;
+                }
+            }
+        }
+        DenseRelaxation {
+            m,
+            c,
+            log: Vec::new(),
+            scratch: Scratch::new(m),
+        }
+    }
+
+    fn set_infinite(&mut self, at: usize) {
+        let old = self.c[at];
+        if old.is_finite() {
+            self.log.push((at, old));
+            self.c[at] = f64::INFINITY;
+        }
+    }
+}
+
+impl Relaxation for DenseRelaxation {
+    fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    fn undo(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            let (at, old) = self.log.pop().expect("longer than mark");
+            self.c[at] = old;
+        }
+    }
+
+    fn forbid(&mut self, (i, j): (usize, usize)) {
+        self.set_infinite(i * self.m + j);
+    }
+
+    fn force(&mut self, (i, j): (usize, usize)) {
+        let m = self.m;
+        for k in (0..m).filter(|&k| k != j) {
+            self.set_infinite(i * m + k);
+        }
+        for k in (0..m).filter(|&k| k != i) {
+            self.set_infinite(k * m + j);
+        }
+    }
+
+    /// Ignores `limit`: the edges fixing dropped at the start are infinite,
+    /// and the ones a lower limit would drop since are few.
+    fn forced(&self, i: usize, j: usize, _limit: f64) -> bool {
+        let row = &self.c[i * self.m..(i + 1) * self.m];
+        row.iter()
+            .enumerate()
+            .all(|(k, c)| k == j || c.is_infinite())
+    }
+
+    fn reassign(&mut self, matching: &mut Matching, start: usize, _limit: f64) -> (f64, bool) {
+        let (m, c) = (self.m, &self.c);
+        let steps = matching.augment(start, |i, j| c[i * m + j], &mut self.scratch);
+        ((steps.unwrap_or(m) * m) as f64, steps.is_some())
+    }
+}
+
+/// One logged change to a [`SparseRelaxation`].
+enum Change {
+    /// The graph's entry was forbidden.
+    Forbidden(usize),
+    /// The row's successor was forced.
+    Forced(usize),
+}
+
+/// The branch's constraints on a sparse graph: each row's forced
+/// successor and the forbidden entries. A forced edge is always assigned
+/// (branch and bound forces only edges of the parent's assignment), so a
+/// path that reaches its column cannot go on from its row, and the column
+/// needs no mark of its own.
+struct Rules {
+    succ: Vec<usize>,
+    forbidden: Vec<bool>,
+    log: Vec<Change>,
+}
+
+impl Rules {
+    /// Whether the branch allows entry `e`, edge (i, j).
+    fn allows(&self, i: usize, e: usize, j: usize) -> bool {
+        !self.forbidden[e] && (self.succ[i] == FREE || self.succ[i] == j)
+    }
+}
+
+/// The sparse form: the edges fixing kept and the branch's rules on them.
+pub(crate) struct SparseRelaxation {
+    m: usize,
+    graph: Reduced,
+    rules: Rules,
+    heap: HeapScratch,
+}
+
+impl SparseRelaxation {
+    fn new(m: usize, graph: Reduced) -> Self {
+        SparseRelaxation {
+            m,
+            rules: Rules {
+                succ: vec![FREE; m],
+                forbidden: vec![false; graph.len()],
+                log: Vec::new(),
+            },
+            graph,
+            heap: HeapScratch::new(m),
+        }
+    }
+}
+
+impl Relaxation for SparseRelaxation {
+    fn mark(&self) -> usize {
+        self.rules.log.len()
+    }
+
+    fn undo(&mut self, mark: usize) {
+        let r = &mut self.rules;
+        while r.log.len() > mark {
+            match r.log.pop().expect("longer than mark") {
+                Change::Forbidden(e) => r.forbidden[e] = false,
+                Change::Forced(i) => r.succ[i] = FREE,
+            }
+        }
+    }
+
+    /// Nothing to do where fixing dropped the edge.
+    fn forbid(&mut self, (i, j): (usize, usize)) {
+        let (g, r) = (&self.graph, &mut self.rules);
+        let found = g.row(i).find(|&e| g.col(e) == j);
+        if let Some(e) = found.filter(|&e| !r.forbidden[e]) {
+            r.forbidden[e] = true;
+            r.log.push(Change::Forbidden(e));
+        }
+    }
+
+    fn force(&mut self, (i, j): (usize, usize)) {
+        let r = &mut self.rules;
+        r.succ[i] = j;
+        r.log.push(Change::Forced(i));
+    }
+
+    fn forced(&self, i: usize, j: usize, limit: f64) -> bool {
+        let (g, r) = (&self.graph, &self.rules);
+        r.succ[i] == j
+            || !g
+                .row(i)
+                .take_while(|&e| g.reduced(e) <= limit)
+                .any(|e| g.col(e) != j && r.allows(i, e, g.col(e)))
+    }
+
+    fn reassign(&mut self, matching: &mut Matching, start: usize, limit: f64) -> (f64, bool) {
+        let (g, r) = (&self.graph, &self.rules);
+        let edges = |i: usize| {
+            Some(
+                g.row(i)
+                    .take_while(move |&e| g.reduced(e) <= limit)
+                    .filter(move |&e| r.allows(i, e, g.col(e)))
+                    .map(|e| (g.col(e), g.cost(e))),
+            )
+        };
+        let scanned = matching.augment_sparse(start, edges, &mut self.heap);
+        let work = self.m as f64 + EDGE_WORK * scanned.unwrap_or(0) as f64;
+        (work, scanned.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atsp::test_costs::seek_on_a_loop;
+    use crate::atsp::{assignment, cycles, patch};
+    use proptest::prelude::*;
+
+    /// The root assignment of `c` as a matching.
+    fn matching(root: &Assignment) -> Matching {
+        let mut col_row = vec![FREE; root.succ.len()];
+        for (i, &j) in root.succ.iter().enumerate() {
+            col_row[j] = i;
+        }
+        Matching {
+            u: root.row.clone(),
+            v: root.col.clone(),
+            row_col: root.succ.clone(),
+            col_row,
+        }
+    }
+
+    #[test]
+    fn fixing_keeps_few_edges_of_seek_costs_on_a_loop() {
+        let m = 60;
+        let c = seek_on_a_loop(m, 7);
+        let root = assignment(m, &c);
+        let mut tour = root.succ.clone();
+        patch(&mut tour, |i, j| c[i * m + j]);
+        let excess: f64 = (0..m).map(|i| c[i * m + tour[i]]).sum::<f64>() - root.total;
+        let kept = Reduced::new(m, &c, &root, excess).len();
+        assert!(kept * SPARSE_SHARE <= m * m, "kept {kept} of {}", m * m);
+    }
+
+    proptest! {
+        #[test]
+        fn both_forms_reassign_a_child_at_the_same_value(
+            m in 4usize..40,
+            seed in any::<u64>(),
+            seek in any::<bool>(),
+            fraction in 0.0f64..1.5,
+        ) {
+            // Every child of the root (Carpaneto–Toth: the first r edges
+            // of a subtour forced, the r-th forbidden), re-assigned by the
+            // dense and the sparse form under one fixing limit.
+            let mut c = if seek {
+                seek_on_a_loop(m, seed)
+            } else {
+                (0..m * m).map(|k| ((k as u64 * 7919 + seed) % 1009) as f64).collect()
+            };
+            for i in 0..m {
+                c[i * m + i] = f64::INFINITY;
+            }
+            let root = assignment(m, &c);
+            let mut tour = root.succ.clone();
+            patch(&mut tour, |i, j| c[i * m + j]);
+            let excess: f64 = (0..m).map(|i| c[i * m + tour[i]]).sum::<f64>() - root.total;
+            let limit = fraction * excess;
+            let mut dense = DenseRelaxation::new(m, &c, &root, limit);
+            let mut sparse = SparseRelaxation::new(m, Reduced::new(m, &c, &root, limit));
+            let subtours = cycles(&root.succ);
+            let edges: Vec<(usize, usize)> = subtours
+                .iter()
+                .max_by_key(|s| s.len())
+                .expect("a subtour")
+                .iter()
+                .map(|&i| (i, root.succ[i]))
+                .collect();
+            for r in 0..edges.len() {
+                let value = |form: &mut dyn Relaxation| {
+                    let mark = form.mark();
+                    form.child(&edges, r);
+                    let mut child = matching(&root);
+                    child.free_row(edges[r].0);
+                    let (_, found) = form.reassign(&mut child, edges[r].0, limit);
+                    form.undo(mark);
+                    found.then(|| (0..m).map(|i| c[i * m + child.row_col[i]]).sum::<f64>())
+                };
+                let (d, s) = (value(&mut dense), value(&mut sparse));
+                match (d, s) {
+                    (Some(d), Some(s)) => prop_assert!((d - s).abs() <= 1e-9 * d.abs().max(1.0), "{d} vs {s}"),
+                    (d, s) => prop_assert_eq!(d.is_some(), s.is_some()),
+                }
+            }
+        }
+    }
+}
