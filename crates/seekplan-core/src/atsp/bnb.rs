@@ -135,12 +135,15 @@ impl Searcher<'_> {
             return;
         }
         let mut tour = node.row_col.clone();
-        let (m, cost) = (self.m, self.cost);
-        patch(&mut tour, |i, j| cost[i * m + j]);
-        self.scanned += patch_work(&cycles);
-        let patched = self.tour_cost(&tour);
-        if self.improves(patched) {
-            self.adopt(tour, patched);
+        let (work, patched) = self
+            .relaxation
+            .patch(&mut tour, &cycles, self.cost, self.limit());
+        self.scanned += work;
+        if patched {
+            let value = self.tour_cost(&tour);
+            if self.improves(value) {
+                self.adopt(tour, value);
+            }
         }
         // The subtour with the fewest free edges (ties: the first found).
         let limit = self.limit();
@@ -198,20 +201,6 @@ impl Searcher<'_> {
             self.relaxation.undo(mark);
         }
     }
-}
-
-/// The work of patching `cycles` (each merged into the tour so far by
-/// trying every pair of nodes) and of finding them, in entries read.
-fn patch_work(cycles: &[Vec<usize>]) -> f64 {
-    let mut sizes: Vec<usize> = cycles.iter().map(Vec::len).collect();
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
-    let mut tour = 0;
-    let mut work = 0;
-    for size in sizes {
-        work += tour * size;
-        tour += size;
-    }
-    (work + tour) as f64
 }
 
 /// Searches for the cheapest tour through all `m` nodes of the row-major
