@@ -96,6 +96,29 @@ const ALPHA_LIMIT: usize = 500;
 /// α-nearest successors, 197 among its 5 cheapest (2026-11-25).
 const ALPHA_CANDIDATES: usize = 6;
 
+/// Batches of at least this many requests on a tape are searched with the
+/// requests numbered in SLTF's order (see [`renumbered`]). Below this the
+/// candidate lists fit the cache.
+const RENUMBER_FROM: usize = 20_000;
+
+/// `problem` with its requests numbered in the order SLTF visits them,
+/// and each new number's old one, for batches of [`RENUMBER_FROM`] or more
+/// on a tape. The local search looks at each request's neighbours along
+/// the tape, from SLTF's order: with requests numbered as they came (at
+/// random) nearly every look missed the cache once the candidate lists
+/// outgrew it; numbered as SLTF meets them, neighbours sit close in
+/// memory. SLTF breaks ties by the lower number, so on the renumbered
+/// problem it takes the same order again; numbered in tape order instead,
+/// its ties went to the lower block, 6.6 % dearer on 100,000 LTO-5
+/// requests, whose locate times tie often.
+fn renumbered<'a>(problem: &Problem<'a>) -> Option<(Result<Problem<'a>>, Vec<usize>)> {
+    if problem.len() < RENUMBER_FROM || problem.is_matrix() {
+        return None;
+    }
+    let ids = sltf::plan_with(&Dense::on_demand(problem));
+    Some((problem.renumbered(&ids)?, ids))
+}
+
 /// BEST in the registry.
 pub(crate) struct Best;
 
@@ -105,7 +128,17 @@ impl Orderer for Best {
     }
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
-        let found = schedule(problem, options)?;
+        let found = match renumbered(problem) {
+            Some((sorted, ids)) => {
+                let found = schedule(&sorted?, options)?;
+                let order = found.schedule.order.iter().map(|&k| ids[k]).collect();
+                Found {
+                    schedule: Schedule::evaluate(problem, order, found.schedule.moves)?,
+                    ..found
+                }
+            }
+            None => schedule(problem, options)?,
+        };
         Ok(Plan {
             order: found.schedule.order,
             moves: found.schedule.moves,

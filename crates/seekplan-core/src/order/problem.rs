@@ -329,6 +329,25 @@ impl<'a> Problem<'a> {
         }
     }
 
+    /// The same requests numbered in the order `ids` lists them (request
+    /// `ids[k]` becomes request k; `ids` is a permutation): tape problems
+    /// only.
+    pub(crate) fn renumbered(&self, ids: &[usize]) -> Option<Result<Problem<'a>>> {
+        match &self.source {
+            Source::Tape {
+                model,
+                requests,
+                start,
+                end,
+                ..
+            } => {
+                let sorted = ids.iter().map(|&i| requests[i]).collect();
+                Some(Problem::tape(*model, sorted, *start, *end))
+            }
+            Source::Matrix { .. } => None,
+        }
+    }
+
     /// The tape's cost model (tape problems only).
     pub fn model(&self) -> Option<&'a dyn CostModel> {
         match &self.source {
