@@ -28,6 +28,7 @@ from seekplan.ordering import order, order_matrix
         ([("a", 5)], r"request 0: .* neither a Request"),
         ([42], r"request 0: 42 is neither"),
         ([(None, 5, 10)], r"request 0: id None must be"),
+        ([("", 5, 10)], r"request 0: id '' must be"),
         ([("a", 2**63, 10)], r"block: 9223372036854775808 must lie between 0 and"),
         ([("a", -1, 10)], r"block: -1 must lie between"),
         ([("a", 1, 0)], r"size: 0 must lie between 1 and"),

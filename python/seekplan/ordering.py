@@ -103,6 +103,20 @@ def whole_number(value: Any, what: str, minimum: int = 0) -> int:
 
 
 def _as_request(i: int, r: Any) -> Request:
+    # The common case, an (id, block, size) tuple of a string and two ints
+    # in range, checked by exact type: the general checks below go through
+    # the numbers ABCs, 5 s of a million-request order's 20 s.
+    if type(r) is tuple and len(r) == 3:
+        rid, block, size = r
+        if (
+            type(rid) is str
+            and rid
+            and type(block) is int
+            and type(size) is int
+            and 0 <= block <= MAX_INT
+            and 1 <= size <= MAX_INT
+        ):
+            return Request(rid, block, size)
     if isinstance(r, Request):
         rid, block, size = r.id, r.block, r.size
     elif isinstance(r, Mapping):
