@@ -22,7 +22,7 @@
 //! to gain.
 
 use super::bnb::BNB_LIMIT;
-use super::dense::Dense;
+use super::dense::{Dense, MATRIX_LIMIT};
 use super::local_search::{descend, reversals_pay, Neighbours};
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
@@ -97,17 +97,21 @@ const ALPHA_LIMIT: usize = 500;
 const ALPHA_CANDIDATES: usize = 6;
 
 /// Batches of at least this many requests on a tape are searched with the
-/// requests numbered in SLTF's order (see [`renumbered`]). Below this the
-/// candidate lists fit the cache.
-const RENUMBER_FROM: usize = 20_000;
+/// requests numbered in SLTF's order (see [`renumbered`]): from where costs
+/// are timed on demand from positions rather than stored. Measured with
+/// this at 20,000 and at 1,001 (`best`, seeded uniform batches, the same
+/// totals): LTO-9 3,000 1.40 -> 1.16 s, 12,000 8.3 -> 4.6 s; DLT7000
+/// 12,000 17.5 -> 13.5 s; MLR1 12,000 4.5 -> 3.7 s; IBM 3590 3,000 1.67 ->
+/// 1.48 s; at 1,001-2,000 requests 5-18 % less.
+const RENUMBER_FROM: usize = MATRIX_LIMIT + 1;
 
 /// `problem` with its requests numbered in the order SLTF visits them,
 /// and each new number's old one, for batches of [`RENUMBER_FROM`] or more
 /// on a tape. The local search looks at each request's neighbours along
 /// the tape, from SLTF's order: with requests numbered as they came (at
-/// random) nearly every look missed the cache once the candidate lists
-/// outgrew it; numbered as SLTF meets them, neighbours sit close in
-/// memory. SLTF breaks ties by the lower number, so on the renumbered
+/// random) nearly every look missed the cache (100,000 requests: most of
+/// the first descent); numbered as SLTF meets them, neighbours sit close
+/// in memory. SLTF breaks ties by the lower number, so on the renumbered
 /// problem it takes the same order again; numbered in tape order instead,
 /// its ties went to the lower block, 6.6 % dearer on 100,000 LTO-5
 /// requests, whose locate times tie often.

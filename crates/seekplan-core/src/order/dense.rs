@@ -9,7 +9,7 @@ use crate::model::{AlongBound, Block, Pos, PosCosts, PosJob};
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
 /// 8 MB; beyond it, models with cached positions are timed on demand.
-const MATRIX_LIMIT: usize = 1_000;
+pub(crate) const MATRIX_LIMIT: usize = 1_000;
 
 /// Cached positions: where the head is after each node, where each request
 /// starts, and where the schedule must end.

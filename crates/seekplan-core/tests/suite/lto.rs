@@ -301,13 +301,14 @@ fn sltf_takes_its_own_order_again_on_requests_numbered_in_it() {
     assert_eq!(order, (0..requests.len()).collect::<Vec<_>>());
 }
 
-/// `best` on a batch large enough to be renumbered for the search: its
+/// `best` on a batch large enough to be renumbered for the search (above
+/// 1,000 requests): its
 /// order is a permutation of the caller's numbers, priced on the caller's
 /// problem, and no dearer than SLTF's.
 #[test]
 fn best_on_a_renumbered_batch_answers_in_the_callers_numbers() {
     let model = drive("lto5");
-    let requests = one_block_requests(&model, 20_000, 12);
+    let requests = one_block_requests(&model, 3_000, 12);
     let problem = Problem::tape(&model, requests, Block(0), None).unwrap();
     let best = run(&problem, Algorithm::Best).unwrap();
     let mut seen = best.order.clone();
