@@ -24,8 +24,7 @@ pub fn drive(name: &str) -> SerpentineModel {
 }
 
 /// `n` one-block requests uniform over the tape, seeded.
-pub fn uniform(model: &SerpentineModel, n: usize, seed: u64) -> Vec<Extent> {
-    use seekplan_core::model::CostModel;
+pub fn uniform(model: &dyn CostModel, n: usize, seed: u64) -> Vec<Extent> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..n)
         .map(|_| Extent {

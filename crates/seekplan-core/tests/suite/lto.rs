@@ -274,17 +274,6 @@ fn large_drive_batches_get_a_bound_below_every_order() {
     }
 }
 
-/// `n` one-block requests uniform over the tape, seeded.
-fn one_block_requests(model: &LtoModel, n: usize, seed: u64) -> Vec<Extent> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..n)
-        .map(|_| Extent {
-            start: Block(rng.gen_range(0..model.capacity())),
-            bytes: model.block_bytes(),
-        })
-        .collect()
-}
-
 /// SLTF breaks ties by the lower request number, so on the same requests
 /// numbered in the order it visited them it takes that order again: what
 /// lets `best` renumber large batches for the cache without changing its
@@ -292,7 +281,7 @@ fn one_block_requests(model: &LtoModel, n: usize, seed: u64) -> Vec<Extent> {
 #[test]
 fn sltf_takes_its_own_order_again_on_requests_numbered_in_it() {
     let model = drive("lto5");
-    let requests = one_block_requests(&model, 3000, 11);
+    let requests = common::uniform(&model, 3000, 11);
     let problem = Problem::tape(&model, requests.clone(), Block(0), None).unwrap();
     let first = run(&problem, Algorithm::Sltf).unwrap().order;
     let renumbered: Vec<Extent> = first.iter().map(|&i| requests[i]).collect();
@@ -308,7 +297,7 @@ fn sltf_takes_its_own_order_again_on_requests_numbered_in_it() {
 #[test]
 fn best_on_a_renumbered_batch_answers_in_the_callers_numbers() {
     let model = drive("lto5");
-    let requests = one_block_requests(&model, 3_000, 12);
+    let requests = common::uniform(&model, 3_000, 12);
     let problem = Problem::tape(&model, requests, Block(0), None).unwrap();
     let best = run(&problem, Algorithm::Best).unwrap();
     let mut seen = best.order.clone();
