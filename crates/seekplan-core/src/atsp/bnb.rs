@@ -21,7 +21,7 @@
 //! The search is truncated by a work budget (matrix entries read); when it
 //! ends before the budget, the incumbent is proven optimal.
 
-use super::lap::{Matching, FREE};
+use super::lap::Matching;
 use super::relaxation::{relaxation, Relaxation};
 use super::{assignment, patch, Assignment};
 use std::time::Instant;
@@ -242,10 +242,6 @@ pub fn branch_and_bound_from(
         Some(r) => r.clone(),
         None => assignment(m, &c),
     };
-    let mut col_row = vec![FREE; m];
-    for (i, &j) in root.succ.iter().enumerate() {
-        col_row[j] = i;
-    }
     let tour_cost = |succ: &[usize]| (0..m).map(|i| c[i * m + succ[i]]).sum::<f64>();
     // The incumbent: the caller's tour or the root's patched one, whichever
     // is cheaper; it sets which edges the search keeps.
@@ -259,12 +255,7 @@ pub fn branch_and_bound_from(
     // billionth of the larger cost beyond the limit.
     let tolerance = 1e-9 * largest_finite(&c).max(best_cost.abs());
     let relaxation = relaxation(m, &c, &root, best_cost - root.total + tolerance);
-    let matching = Matching {
-        u: root.row,
-        v: root.col,
-        row_col: root.succ,
-        col_row,
-    };
+    let matching = Matching::of(&root);
     let mut s = Searcher {
         m,
         cost: &c,
@@ -326,7 +317,7 @@ fn proves_optimal(a: &Assignment, m: usize, c: &[f64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atsp::test_costs::seek_on_a_loop;
+    use crate::atsp::test_costs::{modular, seek_on_a_loop};
     use crate::atsp::{cycles, held_karp};
     use proptest::prelude::*;
 
@@ -341,10 +332,7 @@ mod tests {
     #[test]
     fn a_root_solved_elsewhere_is_used_only_where_its_potentials_prove_it() {
         let m = 30;
-        let mut c: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 997) as f64).collect();
-        for i in 0..m {
-            c[i * m + i] = f64::INFINITY;
-        }
+        let c = modular(m, 997, 0);
         let root = assignment(m, &c);
         assert!(proves_optimal(&root, m, &c));
         let mut swapped = root.clone();
@@ -449,7 +437,7 @@ mod tests {
     #[test]
     fn a_spent_budget_keeps_the_patched_tour_and_the_root_bound() {
         let m = 30;
-        let cost: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 1000) as f64).collect();
+        let cost = modular(m, 1000, 0);
         let s = branch_and_bound(
             m,
             &cost,

@@ -153,6 +153,20 @@ impl Matching {
         }
     }
 
+    /// The complete matching of an optimal assignment, with its potentials.
+    pub(crate) fn of(a: &Assignment) -> Self {
+        let mut col_row = vec![FREE; a.succ.len()];
+        for (i, &j) in a.succ.iter().enumerate() {
+            col_row[j] = i;
+        }
+        Matching {
+            u: a.row.clone(),
+            v: a.col.clone(),
+            row_col: a.succ.clone(),
+            col_row,
+        }
+    }
+
     /// Unassigns row `i` (and its column); the duals stay feasible.
     pub(crate) fn free_row(&mut self, i: usize) {
         let j = self.row_col[i];

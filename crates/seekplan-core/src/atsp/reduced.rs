@@ -118,14 +118,12 @@ impl Reduced {
 mod tests {
     use super::*;
     use crate::atsp::assignment;
+    use crate::atsp::test_costs::modular;
 
     #[test]
     fn keeps_exactly_the_finite_edges_within_the_limit_cheapest_first() {
         let m = 12;
-        let mut cost: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 101) as f64).collect();
-        for i in 0..m {
-            cost[i * m + i] = f64::INFINITY;
-        }
+        let mut cost = modular(m, 101, 0);
         cost[3 * m + 5] = f64::INFINITY;
         let root = assignment(m, &cost);
         let limit = 20.0;

@@ -344,23 +344,9 @@ impl Relaxation for SparseRelaxation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atsp::test_costs::seek_on_a_loop;
+    use crate::atsp::test_costs::{modular, seek_on_a_loop};
     use crate::atsp::{assignment, cycles, patch};
     use proptest::prelude::*;
-
-    /// The root assignment of `c` as a matching.
-    fn matching(root: &Assignment) -> Matching {
-        let mut col_row = vec![FREE; root.succ.len()];
-        for (i, &j) in root.succ.iter().enumerate() {
-            col_row[j] = i;
-        }
-        Matching {
-            u: root.row.clone(),
-            v: root.col.clone(),
-            row_col: root.succ.clone(),
-            col_row,
-        }
-    }
 
     #[test]
     fn fixing_keeps_few_edges_of_seek_costs_on_a_loop() {
@@ -420,14 +406,7 @@ mod tests {
             // Every child of the root (Carpaneto–Toth: the first r edges
             // of a subtour forced, the r-th forbidden), re-assigned by the
             // dense and the sparse form under one fixing limit.
-            let mut c = if seek {
-                seek_on_a_loop(m, seed)
-            } else {
-                (0..m * m).map(|k| ((k as u64 * 7919 + seed) % 1009) as f64).collect()
-            };
-            for i in 0..m {
-                c[i * m + i] = f64::INFINITY;
-            }
+            let c = if seek { seek_on_a_loop(m, seed) } else { modular(m, 1009, seed) };
             let root = assignment(m, &c);
             let mut tour = root.succ.clone();
             patch(&mut tour, |i, j| c[i * m + j]);
@@ -447,7 +426,7 @@ mod tests {
                 let value = |form: &mut dyn Relaxation| {
                     let mark = form.mark();
                     form.child(&edges, r);
-                    let mut child = matching(&root);
+                    let mut child = Matching::of(&root);
                     child.free_row(edges[r].0);
                     let (_, found) = form.reassign(&mut child, edges[r].0, limit);
                     form.undo(mark);

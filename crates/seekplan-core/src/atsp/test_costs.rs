@@ -15,6 +15,21 @@ pub(crate) fn seek_on_a_loop(m: usize, seed: u64) -> Vec<f64> {
     seek(m, seed, true)
 }
 
+/// m×m costs (row-major, diagonal infinite) that look random but repeat:
+/// entry k is (7919·k + `offset`) mod `modulus` (wrapping), so a small
+/// modulus makes ties.
+pub(crate) fn modular(m: usize, modulus: u64, offset: u64) -> Vec<f64> {
+    (0..m * m)
+        .map(|k| {
+            if k % (m + 1) == 0 {
+                f64::INFINITY
+            } else {
+                ((k as u64).wrapping_mul(7919).wrapping_add(offset) % modulus) as f64
+            }
+        })
+        .collect()
+}
+
 fn seek(m: usize, seed: u64, looped: bool) -> Vec<f64> {
     const LENGTH: f64 = 100_000.0;
     let mut x = seed | 1;
