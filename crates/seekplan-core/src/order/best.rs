@@ -102,7 +102,7 @@ const ALPHA_CANDIDATES: usize = 6;
 /// this at 20,000 and at 1,001 (`best`, seeded uniform batches, the same
 /// totals): LTO-9 3,000 1.40 -> 1.16 s, 12,000 8.3 -> 4.6 s; DLT7000
 /// 12,000 17.5 -> 13.5 s; MLR1 12,000 4.5 -> 3.7 s; IBM 3590 3,000 1.67 ->
-/// 1.48 s; at 1,001-2,000 requests 5-18 % less.
+/// 1.48 s; at 1,001-2,000 requests 7-18 % less.
 const RENUMBER_FROM: usize = MATRIX_LIMIT + 1;
 
 /// `problem` with its requests numbered in the order SLTF visits them,
