@@ -39,6 +39,7 @@ pub fn along_bound() -> super::AlongBound {
         per_along: PER_LPOS_S,
         other_track_extra: WRAP_CHANGE_S,
         near_per_along: None,
+        near_back_per_along: None,
     }
 }
 

@@ -149,6 +149,10 @@ impl CostModel for HelicalModel {
     fn read_along_s(&self) -> Option<f64> {
         Some(self.spec.block_bytes as f64 / self.spec.rate_bps)
     }
+
+    fn along_follows_blocks(&self) -> bool {
+        true
+    }
 }
 
 impl LocatePos for HelicalModel {
@@ -169,9 +173,6 @@ impl LocatePos for HelicalModel {
             ),
             None => (self.spec.seek.startup_s, self.spec.seek.full_s),
         };
-        Some(AlongBound {
-            near_per_along: Some(startup),
-            ..AlongBound::uniform(startup, flattest / self.capacity as f64)
-        })
+        Some(AlongBound::uniform(startup, flattest / self.capacity as f64).with_near(startup))
     }
 }

@@ -370,9 +370,9 @@ impl LtoModel {
     pub fn along_bound(&self) -> super::AlongBound {
         super::AlongBound {
             other_track_extra: self.spec.wrap_change_s,
-            near_per_along: Some(self.spec.lpos_m * self.kin.read_per_m),
             ..super::AlongBound::uniform(self.spec.overhead_s, self.spec.lpos_m * self.kin.per_m)
         }
+        .with_near(self.spec.lpos_m * self.kin.read_per_m)
     }
 
     /// Seconds to locate between two positions (see the module doc).

@@ -106,6 +106,13 @@ pub trait CostModel: Send + Sync {
         None
     }
 
+    /// Whether [`Pos::along`] never decreases as the block number grows,
+    /// so that a move to a smaller `along` goes back in blocks (a helical
+    /// tape's; not a serpentine one's, whose tracks alternate direction).
+    fn along_follows_blocks(&self) -> bool {
+        false
+    }
+
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {
         let blocks = to.0.saturating_sub(from.0);
@@ -174,6 +181,9 @@ impl<M: CostModel + ?Sized> CostModel for &M {
     }
     fn read_along_s(&self) -> Option<f64> {
         (**self).read_along_s()
+    }
+    fn along_follows_blocks(&self) -> bool {
+        (**self).along_follows_blocks()
     }
     fn read_through(&self, from: Block, to: Block) -> f64 {
         (**self).read_through(from, to)

@@ -68,12 +68,16 @@ pub struct AlongBound {
     /// Seconds a move to another `Pos::track` adds at least (0: no more
     /// than a move along one track).
     pub other_track_extra: f64,
-    /// Seconds per unit of `along` of a second line through 0 s, if any:
-    /// the bound is then the lesser of the two lines. For moves that either
-    /// creep from nothing (reading through, one block at a time) or pay a
-    /// fixed start (a seek), which one line through 0 s bounds only at the
-    /// seek's slope.
+    /// Seconds per unit of `along` of a second line through 0 s, if any,
+    /// for moves to an equal or larger `along`: the bound is then the
+    /// lesser of the two lines. For moves that either creep from nothing
+    /// (reading through, one block at a time) or pay a fixed start (a
+    /// seek), which one line through 0 s bounds only at the seek's slope.
     pub near_per_along: Option<f64>,
+    /// The same for moves to a smaller `along`. It differs where reading
+    /// through creeps forward only and `along` follows the blocks (helical
+    /// tapes): a move back is a seek and pays its start.
+    pub near_back_per_along: Option<f64>,
 }
 
 impl AlongBound {
@@ -85,21 +89,37 @@ impl AlongBound {
             per_along,
             other_track_extra: 0.0,
             near_per_along: None,
+            near_back_per_along: None,
         }
     }
 
-    /// The bound for positions `delta` apart (between sides or not), shaved
-    /// by a relative 1e-9 so that rounding in a model's own sum never puts a
-    /// cost below it.
+    /// This bound with a line through 0 s of `per_along` seconds per unit
+    /// in both directions.
+    pub fn with_near(self, per_along: f64) -> Self {
+        AlongBound {
+            near_per_along: Some(per_along),
+            near_back_per_along: Some(per_along),
+            ..self
+        }
+    }
+
+    /// The bound for positions `delta` apart (between sides or not; to an
+    /// equal or larger `along` when `forward`), shaved by a relative 1e-9 so
+    /// that rounding in a model's own sum never puts a cost below it.
     #[inline]
-    pub fn at(&self, delta: f64, other_side: bool) -> f64 {
+    pub fn at(&self, delta: f64, other_side: bool, forward: bool) -> f64 {
         let base = if other_side {
             self.other_side_base
         } else {
             self.base
         };
         let mut b = base + self.per_along * delta;
-        if let Some(near) = self.near_per_along {
+        let near = if forward {
+            self.near_per_along
+        } else {
+            self.near_back_per_along
+        };
+        if let Some(near) = near {
             b = b.min(near * delta);
         }
         b - b.abs() * 1e-9

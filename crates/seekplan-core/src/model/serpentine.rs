@@ -350,16 +350,18 @@ impl LocatePos for SerpentineModel {
     /// bound, SLTF on a million MLR1 requests looked at every request within
     /// the overhead's worth of tape of the head at each step: 107 s.
     fn along_bound(&self) -> Option<AlongBound> {
-        Some(AlongBound {
-            other_track_extra: self.spec.track_change_s,
-            near_per_along: Some(f64::MAX),
-            ..AlongBound::uniform(
-                self.spec.locate_overhead_s,
-                self.spec
-                    .traverse_s
-                    .min(self.track_read_s / self.spec.keypoint_read_factor),
-            )
-        })
+        Some(
+            AlongBound {
+                other_track_extra: self.spec.track_change_s,
+                ..AlongBound::uniform(
+                    self.spec.locate_overhead_s,
+                    self.spec
+                        .traverse_s
+                        .min(self.track_read_s / self.spec.keypoint_read_factor),
+                )
+            }
+            .with_near(f64::MAX),
+        )
     }
 }
 

@@ -135,6 +135,10 @@ impl<M: CostModel> CostModel for ReadThrough<M> {
     fn read_along_s(&self) -> Option<f64> {
         self.inner.read_along_s()
     }
+
+    fn along_follows_blocks(&self) -> bool {
+        self.inner.along_follows_blocks()
+    }
 }
 
 impl<M: CostModel> LocatePos for ReadThrough<M> {
@@ -144,11 +148,21 @@ impl<M: CostModel> LocatePos for ReadThrough<M> {
 
     /// The cheaper of the wrapped model's seek bound and reading over the
     /// distance (a line through 0 s), when the wrapped model has both.
+    /// Where `along` follows the blocks, a move back cannot read through
+    /// and keeps the seek's bound: on a million requests on a helical tape
+    /// (26 a block), SLTF's steps back then time the nearest block only,
+    /// not every request within the read-through line's reach (130 blocks).
     fn along_bound(&self) -> Option<AlongBound> {
         let seek = self.inner.pos_costs()?.along_bound()?;
         let read = self.inner.read_along_s()?;
+        let forward = Some(seek.near_per_along.map_or(read, |near| near.min(read)));
         Some(AlongBound {
-            near_per_along: Some(seek.near_per_along.map_or(read, |near| near.min(read))),
+            near_per_along: forward,
+            near_back_per_along: if self.inner.along_follows_blocks() {
+                seek.near_back_per_along
+            } else {
+                forward
+            },
             ..AlongBound::uniform(seek.base.min(seek.other_side_base), seek.per_along)
         })
     }

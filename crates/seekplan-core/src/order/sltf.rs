@@ -253,14 +253,15 @@ impl Search<'_> {
         // on this side the other half of the tape begins with its bound:
         // a request beyond k can only beat this one's bound over there.
         let bounds = |k: usize, delta: f64, rightwards: bool| {
-            let own = bound.at(delta, self.two_halves && sides[k] != self.side) + extra;
+            let own = bound.at(delta, self.two_halves && sides[k] != self.side, rightwards) + extra;
             let other = match (self.two_halves, self.side, rightwards) {
-                (true, 0, true) if boundary < hi && k < boundary => {
-                    Some((boundary, bound.at(keys[boundary] - self.at, true) + extra))
-                }
+                (true, 0, true) if boundary < hi && k < boundary => Some((
+                    boundary,
+                    bound.at(keys[boundary] - self.at, true, true) + extra,
+                )),
                 (true, 1, false) if boundary > lo && k >= boundary => Some((
                     boundary - 1,
-                    bound.at(self.at - keys[boundary - 1], true) + extra,
+                    bound.at(self.at - keys[boundary - 1], true, false) + extra,
                 )),
                 _ => None,
             };

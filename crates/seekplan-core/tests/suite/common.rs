@@ -123,7 +123,8 @@ pub fn cached_move_failure(model: &dyn CostModel, rng: &mut ChaCha8Rng) -> Optio
                 model.locate(a, b)
             ));
         }
-        let mut least = bound.at((pa.along - pb.along).abs(), pa.side != pb.side);
+        let forward = pb.along >= pa.along;
+        let mut least = bound.at((pa.along - pb.along).abs(), pa.side != pb.side, forward);
         if pa.track != pb.track {
             least += bound.other_track_extra;
         }

@@ -245,6 +245,24 @@ fn jm_models() -> Vec<(&'static str, Box<dyn CostModel>)> {
     ]
 }
 
+/// Reading through creeps forward only: on a helical tape, whose position
+/// along the tape is its block, the bound of a move back keeps the seek's
+/// start (what stops SLTF's walk back at the nearest block), while a move
+/// forward may cost next to nothing; on a serpentine tape, whose tracks
+/// alternate direction, both ways keep the read-through line.
+#[test]
+fn only_a_helical_tapes_moves_back_pay_the_seeks_start_in_the_bound() {
+    let dat = ReadThrough::new(HelicalModel::new(dat()).unwrap());
+    let bound = dat.pos_costs().unwrap().along_bound().unwrap();
+    let (back, forward) = (bound.at(1.0, false, false), bound.at(1.0, false, true));
+    assert!(back >= 4.6, "a block back is bounded by {back} s");
+    assert!(forward < 0.06, "a block forward is bounded by {forward} s");
+    assert!(dat.locate(Block(11), Block(10)) >= back);
+    let dlt = ReadThrough::new(FourRegionModel::new(dlt4000()).unwrap());
+    let bound = dlt.pos_costs().unwrap().along_bound().unwrap();
+    assert_eq!(bound.at(1e-6, false, false), bound.at(1e-6, false, true));
+}
+
 /// `n` seeded requests of 32 KB-8 MB anywhere on `model`'s tape, half of
 /// them bunched in a few MB so that short seeks and read-through matter.
 fn scattered(model: &dyn CostModel, n: usize, seed: u64) -> Vec<Extent> {
