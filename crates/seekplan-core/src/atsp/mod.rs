@@ -5,15 +5,18 @@
 mod bnb;
 mod held_karp;
 mod lap;
+mod line;
 mod patch;
 mod reduced;
 mod relaxation;
 mod sparse_lap;
+mod sparse_reads;
 #[cfg(test)]
 mod test_costs;
 
 pub use bnb::{branch_and_bound, branch_and_bound_from, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, Assignment};
+pub use line::{Line, OnLine};
 pub use patch::{cheapest_exchange, cycles, patch};
 pub use sparse_lap::{sparse_assignment, sparse_assignment_within, Costs};

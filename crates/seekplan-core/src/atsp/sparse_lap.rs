@@ -4,9 +4,12 @@
 //! full matrix. An entry whose reduced cost is negative joins its row's
 //! candidates and the row is solved again, until none is: the result is
 //! the optimum of the full problem, certified by its dual potentials, in
-//! O(m²) cost reads and O(m·k) memory.
+//! O(m²) cost reads and O(m·k) memory; fewer reads where the costs lie on
+//! a line with a bound by distance ([`OnLine`], see [`super::sparse_reads`]).
 
 use super::lap::{HeapScratch, Matching};
+use super::line::OnLine;
+use super::sparse_reads::{first_pass, Checker};
 use super::Assignment;
 
 const FREE: usize = usize::MAX;
@@ -60,6 +63,13 @@ pub trait Costs {
             }
         }
     }
+
+    /// Where the rows and columns lie on a line with a lower bound by
+    /// distance: the solver then reads only the entries that bound cannot
+    /// rule out (`None`: it reads every entry in each pass).
+    fn on_line(&self) -> Option<&OnLine<'_>> {
+        None
+    }
 }
 
 impl<F: Fn(usize, usize) -> f64> Costs for F {
@@ -109,48 +119,6 @@ impl Solver {
     }
 }
 
-/// The `k` cheapest (column, cost) pairs offered, kept unsorted with the
-/// dearest found in one scan when a cheaper pair displaces it.
-struct TopK {
-    k: usize,
-    items: Vec<(usize, f64)>,
-    worst: f64,
-}
-
-impl TopK {
-    fn new(k: usize) -> Self {
-        TopK {
-            k,
-            items: Vec::with_capacity(k),
-            worst: f64::INFINITY,
-        }
-    }
-
-    #[inline]
-    fn offer(&mut self, j: usize, c: f64) {
-        if self.items.len() < self.k {
-            if c.is_finite() {
-                self.items.push((j, c));
-                if self.items.len() == self.k {
-                    self.worst = self.items.iter().map(|e| e.1).fold(f64::MIN, f64::max);
-                }
-            }
-        } else if c < self.worst {
-            let at = self
-                .items
-                .iter()
-                .position(|e| e.1 == self.worst)
-                .expect("worst is an item");
-            self.items[at] = (j, c);
-            self.worst = self.items.iter().map(|e| e.1).fold(f64::MIN, f64::max);
-        }
-    }
-
-    fn into_vec(self) -> Vec<(usize, f64)> {
-        self.items
-    }
-}
-
 /// Every finite (column, cost) pair of row `i` (diagonal excluded).
 fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
     (0..m)
@@ -185,23 +153,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
     // One pass over the matrix: each row's cheapest columns, and each
     // column's least cost, the column potential JV's column reduction
     // starts from (dual feasible for every entry).
-    let mut adj: Vec<Vec<(usize, f64)>> = Vec::with_capacity(m);
-    let mut v = vec![f64::INFINITY; m];
-    let mut row = vec![0.0; m];
-    for i in 0..m {
-        let mut top = TopK::new(INITIAL_CANDIDATES);
-        cost.row(i, &mut row);
-        for (j, vj) in v.iter_mut().enumerate() {
-            if j != i {
-                let c = row[j];
-                if c < *vj {
-                    *vj = c;
-                }
-                top.offer(j, c);
-            }
-        }
-        adj.push(top.into_vec());
-    }
+    let (adj, v) = first_pass(m, &cost, INITIAL_CANDIDATES);
     if v.iter().any(|x| !x.is_finite()) {
         return None;
     }
@@ -225,7 +177,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
     let column_minima = s.m.v.clone();
     let mut free = initial_matching(&mut s, &column_minima)?;
     let mut slack = Slack::new(m);
-    let mut is_candidate = vec![false; m];
+    let mut checker = Checker::new(m, &cost);
     loop {
         for &i in &free {
             if !s.augment(i) {
@@ -256,6 +208,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
         // non-negative is not read again (see `Slack`).
         free.clear();
         let mut restart = false;
+        checker.begin(&s.m.v);
         for i in 0..m {
             if slack.holds(i, s.m.u[i], -REL_EPS * scale) {
                 debug_assert!(
@@ -267,35 +220,18 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
                 );
                 continue;
             }
-            cost.row(i, &mut row);
-            for &(j, _) in &s.adj[i] {
-                is_candidate[j] = true;
-            }
-            let mut least = TopK::new(ADDED_PER_CHECK + 1);
-            let mut negative = 0;
-            for j in (0..m).filter(|&j| j != i && !is_candidate[j]) {
-                let r = row[j] - s.m.u[i] - s.m.v[j];
-                negative += usize::from(r < -REL_EPS * scale);
-                least.offer(j, r);
-            }
-            for &(j, _) in &s.adj[i] {
-                is_candidate[j] = false;
-            }
-            let mut least = least.into_vec();
-            least.sort_by(|a, b| a.1.total_cmp(&b.1));
-            let violated = least
-                .iter()
-                .take(ADDED_PER_CHECK)
-                .take_while(|e| e.1 < -REL_EPS * scale)
-                .count();
-            slack.record(
+            let check = checker.check(
                 i,
                 s.m.u[i],
-                least.get(violated).map_or(f64::INFINITY, |e| e.1),
+                &s.m.v,
+                &s.adj[i],
+                ADDED_PER_CHECK,
+                REL_EPS * scale,
             );
-            let added = violated > 0;
-            s.store(negative);
-            s.adj[i].extend(least[..violated].iter().map(|&(j, _)| (j, row[j])));
+            slack.record(i, s.m.u[i], check.least_other);
+            let added = !check.violated.is_empty();
+            s.store(check.negative);
+            s.adj[i].extend(check.violated);
             if added && restart {
                 continue;
             }

@@ -139,6 +139,15 @@ impl<'p> Dense<'p> {
         }
     }
 
+    /// The cached position where the schedule must end, if costs are
+    /// timed from cached positions and it must end somewhere.
+    pub(crate) fn cached_end(&self) -> Option<Pos> {
+        match &self.source {
+            Source::Positions(p) => p.end,
+            _ => None,
+        }
+    }
+
     /// The model's lower bound of a move by distance along the medium, when
     /// costs are timed on demand from cached positions.
     pub(crate) fn along_bound(&self) -> Option<AlongBound> {

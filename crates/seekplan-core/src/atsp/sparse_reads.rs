@@ -1,0 +1,385 @@
+//! How the sparse assignment reads its matrix: the first pass (each row's
+//! cheapest columns, each column's least entry) and the check of a row's
+//! reduced costs, over every entry, or where the rows and columns lie on a
+//! line ([`OnLine`]) over the entries its bound by distance cannot rule
+//! out. Both ways find the same candidates and the same violations.
+
+use super::line::OnLine;
+use super::sparse_lap::Costs;
+
+/// The `k` least (column, key) pairs offered, ties to the lower column
+/// (so the pairs kept do not depend on the order they come in), kept
+/// unsorted with the greatest found in one scan when a lesser pair
+/// displaces it.
+pub(super) struct TopK {
+    k: usize,
+    items: Vec<(usize, f64)>,
+    worst: Option<(f64, usize)>,
+}
+
+impl TopK {
+    pub(super) fn new(k: usize) -> Self {
+        TopK {
+            k,
+            items: Vec::with_capacity(k),
+            worst: None,
+        }
+    }
+
+    /// The key a pair must not exceed to be kept (infinite until full).
+    pub(super) fn limit(&self) -> f64 {
+        self.worst.map_or(f64::INFINITY, |w| w.0)
+    }
+
+    #[inline]
+    pub(super) fn offer(&mut self, j: usize, c: f64) {
+        if self.items.len() < self.k {
+            if c.is_finite() {
+                self.items.push((j, c));
+                if self.items.len() == self.k {
+                    self.find_worst();
+                }
+            }
+        } else if let Some(worst) = self.worst.filter(|&w| (c, j) < w) {
+            let at = self
+                .items
+                .iter()
+                .position(|e| (e.1, e.0) == worst)
+                .expect("worst is an item");
+            self.items[at] = (j, c);
+            self.find_worst();
+        }
+    }
+
+    fn find_worst(&mut self) {
+        self.worst = self
+            .items
+            .iter()
+            .map(|e| (e.1, e.0))
+            .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    }
+
+    /// The pairs kept, by column (an order that does not depend on the
+    /// order they came in either).
+    pub(super) fn into_vec(mut self) -> Vec<(usize, f64)> {
+        self.items.sort_unstable_by_key(|e| e.0);
+        self.items
+    }
+}
+
+/// Each row's `k` cheapest (column, cost) pairs (ties to the lower
+/// column; the diagonal excluded) and each column's least entry.
+pub(super) fn first_pass(
+    m: usize,
+    cost: &impl Costs,
+    k: usize,
+) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    match cost.on_line() {
+        Some(line) => first_pass_on_line(m, cost, line, k),
+        None => first_pass_full(m, cost, k),
+    }
+}
+
+fn first_pass_full(m: usize, cost: &impl Costs, k: usize) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    let mut adj = Vec::with_capacity(m);
+    let mut v = vec![f64::INFINITY; m];
+    let mut row = vec![0.0; m];
+    for i in 0..m {
+        let mut top = TopK::new(k);
+        cost.row(i, &mut row);
+        for (j, vj) in v.iter_mut().enumerate() {
+            if j != i {
+                let c = row[j];
+                if c < *vj {
+                    *vj = c;
+                }
+                top.offer(j, c);
+            }
+        }
+        adj.push(top.into_vec());
+    }
+    (adj, v)
+}
+
+/// [`first_pass_full`]'s result, each row's cheapest columns found by
+/// walking the columns outwards from the row's place until the bound
+/// exceeds the `k`-th cheapest so far, and each column's least entry by
+/// walking the rows outwards from it likewise.
+fn first_pass_on_line(
+    m: usize,
+    cost: &impl Costs,
+    line: &OnLine,
+    k: usize,
+) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    let adj = (0..m)
+        .map(|i| {
+            let top = std::cell::RefCell::new(TopK::new(k));
+            let offer = |j: usize| {
+                if j != i {
+                    top.borrow_mut().offer(j, cost.cost(i, j));
+                }
+            };
+            line.unplaced.iter().for_each(|&j| offer(j));
+            line.cols.outwards(
+                line.row_at[i],
+                &*line.bound,
+                || top.borrow().limit(),
+                |b| line.cols.members(b).iter().for_each(|&j| offer(j)),
+            );
+            top.into_inner().into_vec()
+        })
+        .collect();
+    // From a column's side a row beyond it is a move back.
+    let seen_from_column = |delta: f64, forward: bool| (line.bound)(delta, !forward);
+    let mut v = vec![f64::INFINITY; m];
+    for (j, vj) in v.iter_mut().enumerate() {
+        let least = std::cell::Cell::new(f64::INFINITY);
+        let offer = |i: usize| {
+            if i != j {
+                least.set(least.get().min(cost.cost(i, j)));
+            }
+        };
+        match line.col_at[j] {
+            Some(at) => line.rows.outwards(
+                at,
+                &seen_from_column,
+                || least.get(),
+                |b| line.rows.members(b).iter().for_each(|&i| offer(i)),
+            ),
+            None => (0..m).for_each(offer),
+        }
+        *vj = least.get();
+    }
+    (adj, v)
+}
+
+/// What a check of one row found off its candidates.
+pub(super) struct RowCheck {
+    /// Entries with a negative reduced cost.
+    pub negative: usize,
+    /// The most negative of them, at most the number asked for, as
+    /// (column, cost), most negative first.
+    pub violated: Vec<(usize, f64)>,
+    /// A lower bound on the least reduced cost among the others.
+    pub least_other: f64,
+}
+
+/// Checks rows' reduced costs off their candidates, reading every entry
+/// or, on a line, the column buckets whose bound is below the row's
+/// potential plus their greatest column potential.
+pub(super) struct Checker<'c, C: Costs> {
+    cost: &'c C,
+    row: Vec<f64>,
+    is_candidate: Vec<bool>,
+    /// On a line: each column bucket's greatest potential this pass.
+    most: Vec<f64>,
+}
+
+impl<'c, C: Costs> Checker<'c, C> {
+    pub(super) fn new(m: usize, cost: &'c C) -> Self {
+        Checker {
+            cost,
+            row: vec![0.0; m],
+            is_candidate: vec![false; m],
+            most: Vec::new(),
+        }
+    }
+
+    /// A pass over the rows begins with column potentials `v`.
+    pub(super) fn begin(&mut self, v: &[f64]) {
+        if let Some(line) = self.cost.on_line() {
+            self.most = (0..line.cols.buckets())
+                .map(|b| {
+                    line.cols
+                        .members(b)
+                        .iter()
+                        .map(|&j| v[j])
+                        .fold(f64::NEG_INFINITY, f64::max)
+                })
+                .collect();
+        }
+    }
+
+    /// Row `i`'s entries off `candidates` under potentials `u` (the row's)
+    /// and `v`: those below `-eps` count as negative, and the `added` most
+    /// negative are returned.
+    pub(super) fn check(
+        &mut self,
+        i: usize,
+        u: f64,
+        v: &[f64],
+        candidates: &[(usize, f64)],
+        added: usize,
+        eps: f64,
+    ) -> RowCheck {
+        let m = v.len();
+        for &(j, _) in candidates {
+            self.is_candidate[j] = true;
+        }
+        let mut least = TopK::new(added + 1);
+        let mut negative = 0;
+        let mut skipped = f64::INFINITY;
+        let (cost, is_candidate) = (self.cost, &self.is_candidate);
+        let mut offer = |j: usize, c: f64| {
+            let r = c - u - v[j];
+            negative += usize::from(r < -eps);
+            least.offer(j, r);
+        };
+        match cost.on_line() {
+            Some(line) => {
+                let mut read = |j: usize| {
+                    if j != i && !is_candidate[j] {
+                        offer(j, cost.cost(i, j));
+                    }
+                };
+                line.unplaced.iter().for_each(|&j| read(j));
+                let at = line.row_at[i];
+                for (b, &most) in self.most.iter().enumerate() {
+                    let lb = line.cols.bound_of(b, at, &*line.bound) - u - most;
+                    if lb > 0.0 {
+                        skipped = skipped.min(lb);
+                    } else {
+                        line.cols.members(b).iter().for_each(|&j| read(j));
+                    }
+                }
+            }
+            None => {
+                cost.row(i, &mut self.row);
+                for j in (0..m).filter(|&j| j != i && !is_candidate[j]) {
+                    offer(j, self.row[j]);
+                }
+            }
+        }
+        for &(j, _) in candidates {
+            self.is_candidate[j] = false;
+        }
+        let mut least = least.into_vec();
+        least.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        let count = least.iter().take(added).take_while(|e| e.1 < -eps).count();
+        RowCheck {
+            negative,
+            violated: least[..count]
+                .iter()
+                .map(|&(j, _)| (j, cost.cost(i, j)))
+                .collect(),
+            least_other: least.get(count).map_or(f64::INFINITY, |e| e.1).min(skipped),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atsp::{assignment, sparse_assignment};
+    use proptest::prelude::*;
+
+    /// Seek-like costs between places on a line (a row is the end of a
+    /// stretch, a column its start): forward creeps from 0 s or pays a
+    /// start, backward always pays it; on top, a hashed extra of 0-3 s.
+    /// Some columns have no place and cost 1,000-1,050 s. `placed` says
+    /// whether the solver is told the places.
+    struct Seeks {
+        ends: Vec<f64>,
+        starts: Vec<Option<f64>>,
+        seed: u64,
+        line: Option<OnLine<'static>>,
+        reads: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    fn least(delta: f64, forward: bool) -> f64 {
+        if forward {
+            delta.min(5.0 + 0.2 * delta)
+        } else {
+            5.0 + 0.6 * delta
+        }
+    }
+
+    impl Seeks {
+        fn new(m: usize, seed: u64, spread: u64, placed: bool) -> Self {
+            let mut x = seed | 1;
+            let mut next = move |k: u64| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x % k
+            };
+            let mut ends = Vec::new();
+            let mut starts = Vec::new();
+            for _ in 0..m {
+                let at = next(spread) as f64;
+                starts.push((next(10) != 0).then_some(at));
+                ends.push(at + next(4) as f64);
+            }
+            let line = placed.then(|| OnLine::new(ends.clone(), starts.clone(), Box::new(least)));
+            Seeks {
+                ends,
+                starts,
+                seed,
+                line,
+                reads: Default::default(),
+            }
+        }
+    }
+
+    impl Costs for Seeks {
+        fn cost(&self, i: usize, j: usize) -> f64 {
+            self.reads.set(self.reads.get() + 1);
+            if i == j {
+                return f64::INFINITY;
+            }
+            let hash = (i as u64 * 7919 + j as u64 * 104_729).wrapping_mul(self.seed | 1) >> 40;
+            match self.starts[j] {
+                Some(to) => {
+                    let from = self.ends[i];
+                    least((to - from).abs(), to >= from) + (hash % 300) as f64 / 100.0
+                }
+                None => 1_000.0 + (hash % 50) as f64,
+            }
+        }
+
+        fn on_line(&self) -> Option<&OnLine<'_>> {
+            self.line.as_ref()
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Told where rows and columns lie, the solver reads fewer entries
+        /// and finds the same assignment, potentials and all, as reading
+        /// every entry; and it is the dense solver's optimum.
+        #[test]
+        fn reading_by_the_line_finds_what_reading_everything_does(
+            m in 2usize..400,
+            seed in any::<u64>(),
+            spread in 1u64..5_000,
+        ) {
+            let on_line = sparse_assignment(m, Seeks::new(m, seed, spread, true));
+            let every = Seeks::new(m, seed, spread, false);
+            let dense: Vec<f64> = (0..m * m).map(|k| every.cost(k / m, k % m)).collect();
+            let all = sparse_assignment(m, every).expect("finite costs");
+            let on_line = on_line.expect("finite costs");
+            prop_assert_eq!(&on_line.succ, &all.succ);
+            prop_assert_eq!(on_line.total, all.total);
+            prop_assert_eq!(&on_line.row, &all.row);
+            prop_assert_eq!(&on_line.col, &all.col);
+            let want = assignment(m, &dense).total;
+            prop_assert!((all.total - want).abs() <= 1e-9 * want.max(1.0));
+        }
+    }
+
+    #[test]
+    fn reading_by_the_line_skips_most_of_a_large_spread_matrix() {
+        let m = 1_500;
+        let (on_line, every) = (
+            Seeks::new(m, 7, 1_000_000, true),
+            Seeks::new(m, 7, 1_000_000, false),
+        );
+        let (few, all) = (on_line.reads.clone(), every.reads.clone());
+        let (a, b) = (sparse_assignment(m, on_line), sparse_assignment(m, every));
+        assert_eq!(a.expect("finite").succ, b.expect("finite").succ);
+        let (few, all) = (few.get(), all.get());
+        assert!(all >= m * (m - 1), "{all} reads reading everything");
+        assert!(few * 4 < all, "{few} reads on the line, {all} otherwise");
+    }
+}
