@@ -54,14 +54,22 @@ const MPSCAN_LIMIT: usize = 20_000;
 const MPSCAN_STAR_LIMIT: usize = 10_000;
 
 /// Largest batch on a drive model that gets a PATCH seed above
-/// [`BNB_LIMIT`]: its sparse assignment reads all n² moves about three
-/// times (on explicit matrices it always runs: reading them is what a
-/// matrix costs anyway), and a read costs what the model's locate does.
-/// `best`'s CPU with the seed (2026-11-28): at 12,000 requests 8 s on
-/// LTO-9 and 17.8 s on the four-region DLT7000 (1.3 % cheaper than
-/// without); at 16,000 14 s and 36 s, where one pass over the DLT7000's
-/// moves took 8.4 s.
-const SPARSE_PATCH_LIMIT: usize = 12_000;
+/// [`BNB_LIMIT`]: its sparse assignment reads the moves its bound by
+/// distance along the tape cannot rule out (0.4-0.9 n² at 6,000-12,000
+/// requests; on explicit matrices it always runs: reading them is what a
+/// matrix costs anyway). Where a batch leaves much of the tape unread the
+/// seed leads to far shorter tours; where it covers the tape, reading it
+/// all in one sweep is about as good and the seed only costs time.
+/// `bench_large_batch.py DRIVE N best` (2026-11-28), this limit against
+/// 12,000: LTO-10 at 16,000 / 20,000 requests 15.3 / 16.7 % shorter (4.3
+/// -> 5.0 s, 5.7 -> 6.9 s), LTO-10P at 20,000 14.0 % (6.1 -> 6.4 s), LTO-9
+/// at 16,000 / 20,000 6.9 / 2.1 % (3.5 -> 4.3 s, 4.4 -> 6.1 s); the same
+/// totals on the other drives measured at up to 6 s more (DLT7000 at
+/// 20,000 2.1 -> 8.3 s, Sony DTF 5.6 -> 11.9 s). At 30,000 LTO-10P would
+/// still gain 13 % and LTO-10 5 %, but Sony DTF took 19.6 s and 4mm DAT
+/// 18.6 s for the same totals, at the edge of the 20 s a batch of 100,000
+/// may take.
+const SPARSE_PATCH_LIMIT: usize = 20_000;
 
 /// A runner-up seed is improved only if it costs at most this much more
 /// than the cheapest: from CTA-SLTF's order on 100,000 LTO-9 requests (12x
