@@ -464,33 +464,35 @@ impl CostModel for LtoModel {
     }
 }
 
+/// A small LTO tape for tests: 8 wraps of 1,000 one-KiB blocks in 4 bands.
+#[cfg(test)]
+pub(crate) fn small_spec() -> LtoSpec {
+    LtoSpec {
+        wraps: 8,
+        bands: 4,
+        lpos_min: 1000,
+        lpos_max: 11000,
+        lpos_m: 0.0072,
+        capacity_bytes: 8_000 * 1024,
+        block_bytes: 1024,
+        rate_bps: 1024.0 * 100.0,
+        locate_mps: 10.0,
+        accel_mps2: 5.0,
+        reversal_s: 2.0,
+        wrap_change_s: 1.0,
+        band_change_s: 0.5,
+        overhead_s: 1.0,
+        turn_s: 1.5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn spec() -> LtoSpec {
-        LtoSpec {
-            wraps: 8,
-            bands: 4,
-            lpos_min: 1000,
-            lpos_max: 11000,
-            lpos_m: 0.0072,
-            capacity_bytes: 8_000 * 1024,
-            block_bytes: 1024,
-            rate_bps: 1024.0 * 100.0,
-            locate_mps: 10.0,
-            accel_mps2: 5.0,
-            reversal_s: 2.0,
-            wrap_change_s: 1.0,
-            band_change_s: 0.5,
-            overhead_s: 1.0,
-            turn_s: 1.5,
-        }
-    }
-
     #[test]
     fn blocks_run_forward_on_even_wraps_and_back_on_odd_ones() {
-        let m = LtoModel::nominal(spec()).unwrap();
+        let m = LtoModel::nominal(small_spec()).unwrap();
         assert_eq!(m.capacity(), 8_000);
         let p = m.position(Block(0));
         assert_eq!((p.wrap, p.band, p.lpos, p.half), (0, 0, 1000.0, 0));
@@ -503,7 +505,7 @@ mod tests {
 
     #[test]
     fn the_end_of_wrap_list_places_blocks() {
-        let m = LtoModel::new(spec(), vec![99, 999]).unwrap();
+        let m = LtoModel::new(small_spec(), vec![99, 999]).unwrap();
         assert_eq!(m.capacity(), 1000);
         assert_eq!(m.position(Block(99)).wrap, 0);
         assert_eq!(m.position(Block(100)).wrap, 1);
@@ -512,11 +514,13 @@ mod tests {
 
     #[test]
     fn bad_end_of_wrap_lists_name_the_wrap() {
-        let e = LtoModel::new(spec(), vec![10, 10]).unwrap_err().to_string();
+        let e = LtoModel::new(small_spec(), vec![10, 10])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("wrap 1"), "{e}");
-        let e = LtoModel::new(spec(), vec![]).unwrap_err().to_string();
+        let e = LtoModel::new(small_spec(), vec![]).unwrap_err().to_string();
         assert!(e.contains("eowp"), "{e}");
-        let e = LtoModel::new(spec(), (1..=9).collect())
+        let e = LtoModel::new(small_spec(), (1..=9).collect())
             .unwrap_err()
             .to_string();
         assert!(e.contains("9 wraps"), "{e}");
@@ -524,7 +528,7 @@ mod tests {
 
     #[test]
     fn reversals_wrap_and_band_changes_each_cost_their_figure() {
-        let m = LtoModel::nominal(spec()).unwrap();
+        let m = LtoModel::nominal(small_spec()).unwrap();
         let s = m.spec().clone();
         let at = |wrap: u32, lpos: f64| WrapPosition {
             wrap,
@@ -546,7 +550,7 @@ mod tests {
 
     #[test]
     fn reads_pay_a_turn_per_wrap_end_crossed() {
-        let m = LtoModel::nominal(spec()).unwrap();
+        let m = LtoModel::nominal(small_spec()).unwrap();
         let r = m.read(Extent {
             start: Block(990),
             bytes: 20 * 1024,

@@ -205,3 +205,76 @@ impl Orderer for Patch {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::lto::small_spec;
+    use crate::model::{
+        Block, CostModel, Extent, HelicalModel, HelicalSpec, LinearSeek, LtoModel, ReadThrough,
+    };
+    use proptest::prelude::*;
+
+    /// A helical tape whose moves forward read through: its bound by
+    /// distance differs with the direction.
+    fn helical() -> ReadThrough<HelicalModel> {
+        let line = |startup_s, full_s| LinearSeek { startup_s, full_s };
+        ReadThrough::new(
+            HelicalModel::new(HelicalSpec {
+                capacity_bytes: 4_000 * 16_384,
+                block_bytes: 16_384,
+                rate_bps: 325_000.0,
+                seek: line(13.0, 110.0),
+                short_seek: Some(line(4.61, 872.0)),
+                rewind: line(13.0, 110.0),
+            })
+            .unwrap(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        /// On cached positions the sparse assignment reads a tape's moves
+        /// by the line, from the start head's row to the end position's
+        /// column, and finds what reading every move finds, to the bit.
+        #[test]
+        fn reading_a_tape_by_the_line_changes_no_assignment(
+            seed in any::<u64>(),
+            n in 2usize..300,
+            ends in any::<bool>(),
+            lto in any::<bool>(),
+        ) {
+            let lto_model = LtoModel::nominal(small_spec()).unwrap();
+            let helical_model = helical();
+            let model: &dyn CostModel = if lto { &lto_model } else { &helical_model };
+            let cap = model.capacity();
+            let mut x = seed | 1;
+            let mut next = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            // Clustered: many requests share a block or sit a few apart.
+            let hub = next() % cap;
+            let requests = (0..n)
+                .map(|_| Extent {
+                    start: Block(if next() % 2 == 0 { next() % cap } else { (hub + next() % 40).min(cap - 1) }),
+                    bytes: model.block_bytes(),
+                })
+                .collect();
+            let end = ends.then(|| Block(next() % cap));
+            let problem = Problem::tape(model, requests, Block(next() % cap), end).unwrap();
+            let d = Dense::on_demand(&problem);
+            let costs = TapeCosts::new(&d);
+            prop_assert!(costs.on_line().is_some());
+            let by_line = sparse_assignment_within(n + 1, costs, usize::MAX);
+            let all = sparse_assignment_within(n + 1, |i, j| d.cost(i, j), usize::MAX);
+            let (by_line, all) = (by_line.expect("solved"), all.expect("solved"));
+            prop_assert_eq!(by_line.succ, all.succ);
+            prop_assert_eq!(by_line.row, all.row);
+            prop_assert_eq!(by_line.col, all.col);
+        }
+    }
+}
