@@ -14,7 +14,11 @@ use super::sparse_lap::Costs;
 pub(super) struct TopK {
     k: usize,
     items: Vec<(usize, f64)>,
-    worst: Option<(f64, usize)>,
+    /// The greatest pair kept, (key, column), once full, and where it is:
+    /// a pair displaces it only if less; most pairs offered are not, and
+    /// one comparison of keys turns them away.
+    worst: (f64, usize),
+    worst_at: usize,
 }
 
 impl TopK {
@@ -22,17 +26,23 @@ impl TopK {
         TopK {
             k,
             items: Vec::with_capacity(k),
-            worst: None,
+            worst: (f64::INFINITY, usize::MAX),
+            worst_at: 0,
         }
     }
 
     /// The key a pair must not exceed to be kept (infinite until full).
     pub(super) fn limit(&self) -> f64 {
-        self.worst.map_or(f64::INFINITY, |w| w.0)
+        self.worst.0
     }
 
     #[inline]
     pub(super) fn offer(&mut self, j: usize, c: f64) {
+        // Not less than the worst kept (a NaN never is): one comparison
+        // for most pairs, which lie above it.
+        if c > self.worst.0 || c.is_nan() || (c == self.worst.0 && j > self.worst.1) {
+            return;
+        }
         if self.items.len() < self.k {
             if c.is_finite() {
                 self.items.push((j, c));
@@ -40,23 +50,20 @@ impl TopK {
                     self.find_worst();
                 }
             }
-        } else if let Some(worst) = self.worst.filter(|&w| (c, j) < w) {
-            let at = self
-                .items
-                .iter()
-                .position(|e| (e.1, e.0) == worst)
-                .expect("worst is an item");
-            self.items[at] = (j, c);
+        } else {
+            self.items[self.worst_at] = (j, c);
             self.find_worst();
         }
     }
 
     fn find_worst(&mut self) {
-        self.worst = self
-            .items
-            .iter()
-            .map(|e| (e.1, e.0))
-            .max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (mut worst, mut at) = ((f64::NEG_INFINITY, 0), 0);
+        for (k, &(j, c)) in self.items.iter().enumerate() {
+            if c > worst.0 || (c == worst.0 && j > worst.1) {
+                (worst, at) = ((c, j), k);
+            }
+        }
+        (self.worst, self.worst_at) = (worst, at);
     }
 
     /// The pairs kept, by column (an order that does not depend on the
