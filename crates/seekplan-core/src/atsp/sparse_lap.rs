@@ -11,6 +11,7 @@ use super::lap::{HeapScratch, Matching};
 use super::line::OnLine;
 use super::sparse_reads::{first_pass, Checker};
 use super::Assignment;
+use std::time::Instant;
 
 const FREE: usize = usize::MAX;
 
@@ -87,13 +88,15 @@ struct Solver {
     /// many they may scan before the solver gives up.
     work: usize,
     budget: usize,
+    /// When the caller stops waiting, if ever.
+    deadline: Option<Instant>,
 }
 
 impl Solver {
     /// Whether the augmenting paths and the candidates added have used up
     /// the work budget.
     fn exhausted(&self) -> bool {
-        self.work > self.budget
+        self.work > self.budget || past(self.deadline)
     }
 
     /// Counts `entries` negative reduced costs found (or candidate edges
@@ -119,6 +122,11 @@ impl Solver {
     }
 }
 
+/// Whether `deadline` has passed.
+pub(super) fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// Every finite (column, cost) pair of row `i` (diagonal excluded).
 fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
     (0..m)
@@ -135,10 +143,11 @@ fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
 /// as candidates (no assignment of finite entries exists, or one needs
 /// other rows' far-from-cheapest entries: callers then do without it).
 pub fn sparse_assignment(m: usize, cost: impl Costs) -> Option<Assignment> {
-    sparse_assignment_within(m, cost, usize::MAX)
+    sparse_assignment_within(m, cost, usize::MAX, None)
 }
 
-/// [`sparse_assignment`], giving up (`None`) once its augmenting paths have
+/// [`sparse_assignment`], giving up (`None`) at `deadline` (checked row by
+/// row: a caller's time limit), or once its augmenting paths have
 /// scanned more than `budget` candidate edges (each candidate it adds to a
 /// row counting as [`STORE_WEIGHT`] scans). On most costs they scan a
 /// few hundred a row; on one-dimensional seek models (helical drives, and
@@ -146,14 +155,19 @@ pub fn sparse_assignment(m: usize, cost: impl Costs) -> Option<Assignment> {
 /// same few cheap columns along the tape, paths run long and the work grows
 /// with the square of the rows (23 billion edges at 5,000 requests on the
 /// Ampex DST310): a caller that only wants a seed does better without it.
-pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Option<Assignment> {
+pub fn sparse_assignment_within(
+    m: usize,
+    cost: impl Costs,
+    budget: usize,
+    deadline: Option<Instant>,
+) -> Option<Assignment> {
     if m < 2 {
         return None;
     }
     // One pass over the matrix: each row's cheapest columns, and each
     // column's least cost, the column potential JV's column reduction
     // starts from (dual feasible for every entry).
-    let (adj, v) = first_pass(m, &cost, INITIAL_CANDIDATES);
+    let (adj, v) = first_pass(m, &cost, INITIAL_CANDIDATES, deadline)?;
     if v.iter().any(|x| !x.is_finite()) {
         return None;
     }
@@ -173,6 +187,7 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
         scratch: HeapScratch::new(m),
         work: 0,
         budget,
+        deadline,
     };
     let column_minima = s.m.v.clone();
     let mut free = initial_matching(&mut s, &column_minima)?;
@@ -180,6 +195,9 @@ pub fn sparse_assignment_within(m: usize, cost: impl Costs, budget: usize) -> Op
     let mut checker = Checker::new(m, &cost);
     loop {
         for &i in &free {
+            if past(deadline) {
+                return None;
+            }
             if !s.augment(i) {
                 if s.exhausted() {
                     return None;
@@ -458,10 +476,12 @@ mod tests {
         let full = sparse_assignment(m, cost).expect("feasible");
         let dense: Vec<f64> = (0..m * m).map(|k| cost(k / m, k % m)).collect();
         assert!((full.total - assignment(m, &dense).total).abs() < 1e-9);
-        let roomy = sparse_assignment_within(m, cost, usize::MAX / 2).expect("within");
+        let roomy = sparse_assignment_within(m, cost, usize::MAX / 2, None).expect("within");
         assert_eq!(roomy.succ, full.succ);
         assert_eq!(roomy.total, full.total);
-        assert!(sparse_assignment_within(m, cost, m).is_none());
+        assert!(sparse_assignment_within(m, cost, m, None).is_none());
+        let passed = Some(Instant::now());
+        assert!(sparse_assignment_within(m, cost, usize::MAX, passed).is_none());
     }
 
     #[test]

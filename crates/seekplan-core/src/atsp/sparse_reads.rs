@@ -5,7 +5,8 @@
 //! out. Both ways find the same candidates and the same violations.
 
 use super::line::OnLine;
-use super::sparse_lap::Costs;
+use super::sparse_lap::{past, Costs};
+use std::time::Instant;
 
 /// The `k` least (column, key) pairs offered, ties to the lower column
 /// (so the pairs kept do not depend on the order they come in), kept
@@ -74,24 +75,37 @@ impl TopK {
     }
 }
 
+/// The rows' candidates and the columns' least entries.
+type FirstPass = (Vec<Vec<(usize, f64)>>, Vec<f64>);
+
 /// Each row's `k` cheapest (column, cost) pairs (ties to the lower
-/// column; the diagonal excluded) and each column's least entry.
+/// column; the diagonal excluded) and each column's least entry; `None`
+/// once `deadline` has passed (checked row by row).
 pub(super) fn first_pass(
     m: usize,
     cost: &impl Costs,
     k: usize,
-) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    deadline: Option<Instant>,
+) -> Option<FirstPass> {
     match cost.on_line() {
-        Some(line) => first_pass_on_line(m, cost, line, k),
-        None => first_pass_full(m, cost, k),
+        Some(line) => first_pass_on_line(m, cost, line, k, deadline),
+        None => first_pass_full(m, cost, k, deadline),
     }
 }
 
-fn first_pass_full(m: usize, cost: &impl Costs, k: usize) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+fn first_pass_full(
+    m: usize,
+    cost: &impl Costs,
+    k: usize,
+    deadline: Option<Instant>,
+) -> Option<FirstPass> {
     let mut adj = Vec::with_capacity(m);
     let mut v = vec![f64::INFINITY; m];
     let mut row = vec![0.0; m];
     for i in 0..m {
+        if past(deadline) {
+            return None;
+        }
         let mut top = TopK::new(k);
         cost.row(i, &mut row);
         for (j, vj) in v.iter_mut().enumerate() {
@@ -105,7 +119,7 @@ fn first_pass_full(m: usize, cost: &impl Costs, k: usize) -> (Vec<Vec<(usize, f6
         }
         adj.push(top.into_vec());
     }
-    (adj, v)
+    Some((adj, v))
 }
 
 /// [`first_pass_full`]'s result, each row's cheapest columns found by
@@ -117,9 +131,13 @@ fn first_pass_on_line(
     cost: &impl Costs,
     line: &OnLine,
     k: usize,
-) -> (Vec<Vec<(usize, f64)>>, Vec<f64>) {
+    deadline: Option<Instant>,
+) -> Option<FirstPass> {
     let adj = (0..m)
         .map(|i| {
+            if past(deadline) {
+                return None;
+            }
             let top = std::cell::RefCell::new(TopK::new(k));
             let offer = |j: usize| {
                 if j != i {
@@ -133,13 +151,16 @@ fn first_pass_on_line(
                 || top.borrow().limit(),
                 |b| line.cols.members(b).iter().for_each(|&j| offer(j)),
             );
-            top.into_inner().into_vec()
+            Some(top.into_inner().into_vec())
         })
-        .collect();
+        .collect::<Option<Vec<_>>>()?;
     // From a column's side a row beyond it is a move back.
     let seen_from_column = |delta: f64, forward: bool| (line.bound)(delta, !forward);
     let mut v = vec![f64::INFINITY; m];
     for (j, vj) in v.iter_mut().enumerate() {
+        if past(deadline) {
+            return None;
+        }
         let least = std::cell::Cell::new(f64::INFINITY);
         let offer = |i: usize| {
             if i != j {
@@ -157,7 +178,7 @@ fn first_pass_on_line(
         }
         *vj = least.get();
     }
-    (adj, v)
+    Some((adj, v))
 }
 
 /// What a check of one row found off its candidates.

@@ -209,7 +209,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             .then(|| patch::stored_assignment(problem, &d))
             .flatten();
         let mut first = patching
-            .then(|| bnb::patched(&d, &near, root.as_ref()))
+            .then(|| bnb::patched(&d, &near, root.as_ref(), watch.deadline()))
             .flatten();
         // The tour branch and bound returns, where it ran; PATCH's otherwise:
         // the later phases' strongest seed.

@@ -12,6 +12,7 @@ use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{branch_and_bound_from, Assignment, Budget};
 use crate::{Error, Result};
+use std::time::Instant;
 
 /// Matrix entries the search may scan (each child relaxation scans the
 /// whole matrix once): about a second of CPU on this project's machine,
@@ -65,12 +66,19 @@ pub(crate) fn plan_with(
 /// search, its result depends on where it started (from a cheaper tour it
 /// finds nothing better sooner and may stop above BNB from a dearer one),
 /// and one starting tour for both keeps `best` never worse than BNB.
+/// `None` also once `deadline` passes (see [`patch::plan_near`]).
 pub(crate) fn patched(
     d: &Dense,
     near: &Neighbours,
     root: Option<&Assignment>,
+    deadline: Option<Instant>,
 ) -> Option<Vec<usize>> {
-    patch::plan_near(d, (d.len() > NEAR_PATCH_FROM).then_some(near), root)
+    patch::plan_near(
+        d,
+        (d.len() > NEAR_PATCH_FROM).then_some(near),
+        root,
+        deadline,
+    )
 }
 
 /// BNB in the registry.
@@ -93,7 +101,7 @@ impl Orderer for Bnb {
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
         let root = patch::stored_assignment(problem, &d);
-        let start = patched(&d, &near, root.as_ref()).map(|mut order| {
+        let start = patched(&d, &near, root.as_ref(), options.deadline()).map(|mut order| {
             descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
             order
         });
