@@ -94,7 +94,7 @@ struct Solver {
 
 impl Solver {
     /// Whether the augmenting paths and the candidates added have used up
-    /// the work budget.
+    /// the work budget, or the caller's deadline has passed.
     fn exhausted(&self) -> bool {
         self.work > self.budget || past(self.deadline)
     }
