@@ -140,11 +140,13 @@ impl Orderer for Best {
     }
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
+        // A time limit counts from here, the renumbering included.
+        let deadline = options.deadline();
         let found = match renumbered(problem) {
             Some((sorted, ids)) => {
                 // SLTF takes the renumbered requests in their new order.
                 let sltf = (0..ids.len()).collect();
-                let found = schedule(&sorted?, options, Some(sltf))?;
+                let found = schedule(&sorted?, &options.until(deadline), Some(sltf))?;
                 let order = found.schedule.order.iter().map(|&k| ids[k]).collect();
                 Found {
                     schedule: Schedule::evaluate(problem, order, found.schedule.moves)?,
@@ -206,7 +208,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         watch.phase("patching");
         let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
         let root = patching
-            .then(|| patch::stored_assignment(problem, &d))
+            .then(|| patch::stored_assignment(problem, &d, watch.deadline()))
             .flatten();
         let mut first = patching
             .then(|| bnb::patched(&d, &near, root.as_ref(), watch.deadline()))

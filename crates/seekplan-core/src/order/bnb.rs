@@ -100,7 +100,7 @@ impl Orderer for Bnb {
         }
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
-        let root = patch::stored_assignment(problem, &d);
+        let root = patch::stored_assignment(problem, &d, None);
         let start = patched(&d, &near, root.as_ref(), options.deadline()).map(|mut order| {
             descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
             order

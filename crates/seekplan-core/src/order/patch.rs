@@ -11,8 +11,8 @@ use super::local_search::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{
-    assignment, cheapest_exchange, cycles, patch, sparse_assignment_within, Assignment, Costs,
-    OnLine,
+    assignment_until, cheapest_exchange, cycles, patch, sparse_assignment_within, Assignment,
+    Costs, OnLine,
 };
 use crate::{Error, Result};
 use std::time::Instant;
@@ -38,15 +38,21 @@ pub(crate) const NEAR_PATCH_FROM: usize = 1_000;
 /// last) where it needs no sparse solver: the lower bound's, where it
 /// solved one (every explicit matrix, drive models up to its limit), else
 /// solved on the stored costs up to [`DENSE_LIMIT`] requests (none for no
-/// requests: one node has no assignment without its diagonal). PATCH patches
-/// its cycles and branch and bound starts from it, so it is solved once.
-pub(crate) fn stored_assignment(problem: &Problem, d: &Dense) -> Option<Assignment> {
+/// requests: one node has no assignment without its diagonal; none either
+/// once `deadline` passes while it is solved). PATCH patches its cycles and
+/// branch and bound starts from it, so it is solved once.
+pub(crate) fn stored_assignment(
+    problem: &Problem,
+    d: &Dense,
+    deadline: Option<Instant>,
+) -> Option<Assignment> {
     let n = d.len();
     match problem.relaxation().and_then(|r| r.locate.as_ref()) {
         Some(a) => Some(a.clone()),
         None => (1..=DENSE_LIMIT)
             .contains(&n)
-            .then(|| assignment(n + 1, &d.square())),
+            .then(|| assignment_until(n + 1, &d.square(), deadline))
+            .flatten(),
     }
 }
 
@@ -200,7 +206,7 @@ impl Orderer for Patch {
         let d = Dense::new(problem);
         let near = (d.len() > NEAR_PATCH_FROM).then(|| Neighbours::new(&d));
         // A time limit steers `best`; PATCH alone runs to its answer.
-        let root = stored_assignment(problem, &d);
+        let root = stored_assignment(problem, &d, None);
         plan_near(&d, near.as_ref(), root.as_ref(), None)
             .map(Plan::locate)
             .ok_or_else(|| Error::Unsupported {
