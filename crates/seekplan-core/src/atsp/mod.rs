@@ -18,5 +18,5 @@ pub use bnb::{branch_and_bound, branch_and_bound_from, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, assignment_until, Assignment};
 pub use line::{Line, OnLine};
-pub use patch::{cheapest_exchange, cycles, patch};
+pub use patch::{cheapest_exchange, cycles, merge_cycles, patch, Merge};
 pub use sparse_lap::{sparse_assignment, sparse_assignment_within, Costs};

@@ -31,17 +31,73 @@ pub fn cycles(succ: &[usize]) -> Vec<Vec<usize>> {
 /// every exchange costs an infinite (forbidden) edge, the cycle is still
 /// merged, at its first nodes: the result is always one tour.
 pub fn patch(succ: &mut [usize], cost: impl Fn(usize, usize) -> f64) {
-    let mut all = cycles(succ);
+    let all = cycles(succ);
+    merge_cycles(succ, &all, |at| {
+        Some(cheapest_exchange(at.tour, at.cycle, at.succ, &cost))
+    });
+}
+
+/// Where a merge of cycles stands ([`merge_cycles`]): the cycle to join,
+/// the nodes of the tour so far, and each node's successor, predecessor
+/// and whether the tour holds it.
+pub struct Merge<'a> {
+    /// The cycle to join.
+    pub cycle: &'a [usize],
+    /// The nodes of the tour so far.
+    pub tour: &'a [usize],
+    /// Each node's successor.
+    pub succ: &'a [usize],
+    /// Each node's predecessor.
+    pub pred: &'a [usize],
+    /// Whether the tour so far holds each node.
+    pub in_tour: &'a [bool],
+}
+
+/// The frame of Karp's patching and of its variants that search fewer
+/// exchanges: the cycles of `succ` ([`cycles`] of it) are taken largest
+/// first (ties: lowest node) and each is joined to the tour so far by swapping the successors
+/// of the pair (a of the tour, b of the cycle) that `pick` names. False,
+/// the cycles left apart from there on, when `pick` names none.
+pub fn merge_cycles(
+    succ: &mut [usize],
+    cycles: &[Vec<usize>],
+    mut pick: impl FnMut(&Merge) -> Option<(usize, usize)>,
+) -> bool {
+    let mut all: Vec<&Vec<usize>> = cycles.iter().collect();
     all.sort_by(|x, y| y.len().cmp(&x.len()).then(x[0].cmp(&y[0])));
+    let mut pred = vec![0; succ.len()];
+    for (v, &s) in succ.iter().enumerate() {
+        pred[s] = v;
+    }
+    let mut in_tour = vec![false; succ.len()];
     let mut iter = all.into_iter();
-    let Some(mut tour) = iter.next() else {
-        return;
+    let Some(first) = iter.next() else {
+        return true;
     };
+    let mut tour = first.clone();
+    for &v in &tour {
+        in_tour[v] = true;
+    }
     for cycle in iter {
-        let (a, b) = cheapest_exchange(&tour, &cycle, succ, &cost);
+        let at = Merge {
+            cycle,
+            tour: &tour,
+            succ,
+            pred: &pred,
+            in_tour: &in_tour,
+        };
+        let Some((a, b)) = pick(&at) else {
+            return false;
+        };
         succ.swap(a, b);
+        pred[succ[a]] = a;
+        pred[succ[b]] = b;
+        for &v in cycle {
+            in_tour[v] = true;
+        }
         tour.extend(cycle);
     }
+    true
 }
 
 /// The nodes `a` of `tour` and `b` of `cycle` whose exchange of successors

@@ -10,7 +10,7 @@
 
 use super::lap::{HeapScratch, Matching, Scratch, FREE};
 use super::reduced::Reduced;
-use super::{patch, Assignment};
+use super::{merge_cycles, patch, Assignment};
 
 /// What one edge a sparse augmenting path scans counts for in the work
 /// budget, in dense entries read: a heap step costs more than a read. A
@@ -305,47 +305,29 @@ impl Relaxation for SparseRelaxation {
         limit: f64,
     ) -> (f64, bool) {
         let (m, g) = (self.m, &self.graph);
-        let mut by_size: Vec<&Vec<usize>> = cycles.iter().collect();
-        by_size.sort_by(|x, y| y.len().cmp(&x.len()).then(x[0].cmp(&y[0])));
-        let mut pred = vec![FREE; m];
-        for (i, &j) in succ.iter().enumerate() {
-            pred[j] = i;
-        }
-        let mut in_tour = vec![false; m];
         let mut work = m;
-        for (k, cycle) in by_size.iter().enumerate() {
-            if k > 0 {
-                // (cost added, a of the tour, b of the cycle).
-                let mut best = (f64::INFINITY, FREE, FREE);
-                for &b in cycle.iter() {
-                    let sb = succ[b];
-                    let cut = cost[b * m + sb];
-                    for e in g.row(b).take_while(|&e| g.reduced(e) <= limit) {
-                        work += 1;
-                        let sa = g.col(e);
-                        if !in_tour[sa] {
-                            continue;
-                        }
-                        let a = pred[sa];
-                        let added = cost[a * m + sb] + g.cost(e) - cost[a * m + sa] - cut;
-                        if added < best.0 {
-                            best = (added, a, b);
-                        }
+        let joined = merge_cycles(succ, cycles, |at| {
+            // (cost added, a of the tour, b of the cycle).
+            let mut best = (f64::INFINITY, FREE, FREE);
+            for &b in at.cycle {
+                let sb = at.succ[b];
+                let cut = cost[b * m + sb];
+                for e in g.row(b).take_while(|&e| g.reduced(e) <= limit) {
+                    work += 1;
+                    let sa = g.col(e);
+                    if !at.in_tour[sa] {
+                        continue;
+                    }
+                    let a = at.pred[sa];
+                    let added = cost[a * m + sb] + g.cost(e) - cost[a * m + sa] - cut;
+                    if added < best.0 {
+                        best = (added, a, b);
                     }
                 }
-                let (_, a, b) = best;
-                if a == FREE {
-                    return (work as f64, false);
-                }
-                succ.swap(a, b);
-                pred[succ[a]] = a;
-                pred[succ[b]] = b;
             }
-            for &i in cycle.iter() {
-                in_tour[i] = true;
-            }
-        }
-        (work as f64, true)
+            (best.1 != FREE).then_some((best.1, best.2))
+        });
+        (work as f64, joined)
     }
 }
 

@@ -11,8 +11,8 @@ use super::local_search::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{
-    assignment_until, cheapest_exchange, cycles, patch, sparse_assignment_within, Assignment,
-    Costs, OnLine,
+    assignment_until, cheapest_exchange, cycles, merge_cycles, patch, sparse_assignment_within,
+    Assignment, Costs, OnLine,
 };
 use crate::{Error, Result};
 use std::time::Instant;
@@ -142,56 +142,34 @@ impl Costs for TapeCosts<'_> {
 /// O(n × candidates) instead of O(n²) cost reads: Karp's full search took
 /// ~4 s of CPU on 10,000-node LTO seek matrices, the reads missing cache.
 pub(crate) fn patch_near(succ: &mut [usize], d: &Dense, near: &Neighbours) {
-    let mut all = cycles(succ);
-    all.sort_by(|x, y| y.len().cmp(&x.len()).then(x[0].cmp(&y[0])));
-    let mut pred = vec![0; succ.len()];
-    for (v, &s) in succ.iter().enumerate() {
-        pred[s] = v;
-    }
-    let mut in_tour = vec![false; succ.len()];
-    let mut iter = all.into_iter();
-    let Some(mut tour) = iter.next() else {
-        return;
-    };
-    for &v in &tour {
-        in_tour[v] = true;
-    }
-    for cycle in iter {
-        let added = |a: usize, b: usize, succ: &[usize]| {
+    let cost = |i: usize, j: usize| d.cost(i, j);
+    let all = cycles(succ);
+    merge_cycles(succ, &all, |at| {
+        let (succ, pred, in_tour) = (at.succ, at.pred, at.in_tour);
+        let added = |a: usize, b: usize| {
             let (sa, sb) = (succ[a], succ[b]);
-            d.cost(a, sb) + d.cost(b, sa) - d.cost(a, sa) - d.cost(b, sb)
+            cost(a, sb) + cost(b, sa) - cost(a, sa) - cost(b, sb)
         };
         let mut best: Option<(f64, usize, usize)> = None;
-        let mut consider = |a: usize, b: usize, succ: &[usize]| {
-            let c = added(a, b, succ);
+        let mut consider = |a: usize, b: usize| {
+            let c = added(a, b);
             if best.is_none_or(|(least, _, _)| c < least) {
                 best = Some((c, a, b));
             }
         };
-        for &b in &cycle {
-            for &a in &near.preds[succ[b]] {
-                if in_tour[a] {
-                    consider(a, b, succ);
-                }
+        for &b in at.cycle {
+            for &a in near.preds[succ[b]].iter().filter(|&&a| in_tour[a]) {
+                consider(a, b);
             }
-            for &x in &near.succs[b] {
-                if in_tour[x] {
-                    consider(pred[x], b, succ);
-                }
+            for &x in near.succs[b].iter().filter(|&&x| in_tour[x]) {
+                consider(pred[x], b);
             }
         }
-        let (a, b) = match best {
+        Some(match best {
             Some((_, a, b)) => (a, b),
-            None => cheapest_exchange(&tour, &cycle, succ, |i, j| d.cost(i, j)),
-        };
-        succ.swap(a, b);
-        pred[succ[a]] = a;
-        pred[succ[b]] = b;
-        for &v in &cycle {
-            in_tour[v] = true;
-        }
-        tour.extend(cycle);
-    }
+            None => cheapest_exchange(at.tour, at.cycle, succ, cost),
+        })
+    });
 }
 
 /// PATCH in the registry.
