@@ -141,12 +141,12 @@ impl Orderer for Best {
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
         // A time limit counts from here, the renumbering included.
-        let deadline = options.deadline();
+        let options = &options.until(options.deadline());
         let found = match renumbered(problem) {
             Some((sorted, ids)) => {
                 // SLTF takes the renumbered requests in their new order.
                 let sltf = (0..ids.len()).collect();
-                let found = schedule(&sorted?, &options.until(deadline), Some(sltf))?;
+                let found = schedule(&sorted?, options, Some(sltf))?;
                 let order = found.schedule.order.iter().map(|&k| ids[k]).collect();
                 Found {
                     schedule: Schedule::evaluate(problem, order, found.schedule.moves)?,
