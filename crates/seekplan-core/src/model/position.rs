@@ -103,6 +103,14 @@ impl AlongBound {
         }
     }
 
+    /// The bound for any two positions `delta` apart (to an equal or larger
+    /// `along` when `forward`), whatever their sides and tracks: the lesser
+    /// of the two sides' bounds, no track change added.
+    pub fn any_side(&self, delta: f64, forward: bool) -> f64 {
+        self.at(delta, false, forward)
+            .min(self.at(delta, true, forward))
+    }
+
     /// The bound for positions `delta` apart (between sides or not; to an
     /// equal or larger `along` when `forward`), shaved by a relative 1e-9 so
     /// that rounding in a model's own sum never puts a cost below it.

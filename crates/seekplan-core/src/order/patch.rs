@@ -107,17 +107,10 @@ impl<'d> TapeCosts<'d> {
                     .map(|p| Some(p.along))
                     .chain([d.cached_end().map(|e| e.along)])
                     .collect();
-                // Either side of the tape, a track change left out: the
-                // least the bound allows for any move that far.
-                let least = move |delta: f64, forward: bool| {
-                    bound
-                        .at(delta, false, forward)
-                        .min(bound.at(delta, true, forward))
-                };
                 OnLine::new(
                     from.iter().map(|p| p.along).collect(),
                     col_at,
-                    Box::new(least),
+                    Box::new(move |delta, forward| bound.any_side(delta, forward)),
                 )
             });
         TapeCosts { d, line }
