@@ -140,20 +140,21 @@ impl Orderer for Best {
     }
 
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
-        // A time limit counts from here, the renumbering included.
-        let options = &options.until(options.deadline());
+        // A time limit counts from here, the renumbering included: the
+        // options carry the time left, so each call gets what is left then.
+        let deadline = options.deadline();
         let found = match renumbered(problem) {
             Some((sorted, ids)) => {
                 // SLTF takes the renumbered requests in their new order.
                 let sltf = (0..ids.len()).collect();
-                let found = schedule(&sorted?, options, Some(sltf))?;
+                let found = schedule(&sorted?, &options.until(deadline), Some(sltf))?;
                 let order = found.schedule.order.iter().map(|&k| ids[k]).collect();
                 Found {
                     schedule: Schedule::evaluate(problem, order, found.schedule.moves)?,
                     ..found
                 }
             }
-            None => schedule(problem, options, None)?,
+            None => schedule(problem, &options.until(deadline), None)?,
         };
         Ok(Plan {
             order: found.schedule.order,
@@ -197,76 +198,40 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             candidates.push((order, Moves::Locate));
         }
     } else {
+        let d = Dense::new(problem);
+        // Under a time limit SLTF's order comes first: it is what `best`
+        // returns if the time runs out before its search has a tour (so
+        // never worse than SLTF), and the limit should cover it.
+        let sltf = sltf.or_else(|| {
+            watch.deadline().map(|_| {
+                watch.phase("seeds");
+                sltf::plan_with(&d)
+            })
+        });
         watch.phase("bound");
-        if let Some(r) = problem.relaxation() {
+        if let Some(r) = problem.relaxation_until(watch.deadline()) {
             watch.bound(r.total - reads);
         }
-        let d = Dense::new(problem);
         watch.phase("neighbours");
-        let near = Neighbours::new(&d);
-        let reversals = reversals_pay(problem, &d, &near);
-        watch.phase("patching");
-        let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
-        let root = patching
-            .then(|| patch::stored_assignment(problem, &d, watch.deadline()))
+        let near = (!watch.out_of_time())
+            .then(|| Neighbours::until(&d, watch.deadline()))
             .flatten();
-        let mut first = patching
-            .then(|| bnb::patched(&d, &near, root.as_ref(), watch.deadline()))
-            .flatten();
-        // The tour branch and bound returns, where it ran; PATCH's otherwise:
-        // the later phases' strongest seed.
-        let mut searched = None;
-        if let Some(order) = &mut first {
-            watch.offer(d.tour(order));
-            if !watch.done() {
-                watch.phase("local search");
-                descend(&d, &near, order, reversals);
-                watch.offer(d.tour(order));
+        match near {
+            Some(near) => {
+                proven = search(
+                    problem,
+                    &d,
+                    near,
+                    sltf,
+                    &mut watch,
+                    options,
+                    &mut candidates,
+                );
             }
+            // Out of time before the search could start: SLTF's order, so
+            // the result is never worse than it.
+            None => candidates.push((sltf.unwrap_or_else(|| sltf::plan_with(&d)), Moves::Locate)),
         }
-        let narrow = first
-            .as_ref()
-            .and_then(|o| watch.open_gap(d.tour(o)))
-            .is_some_and(|g| g <= NARROW_GAP);
-        if n <= BNB_LIMIT && narrow && !watch.done() {
-            // Branch and bound from the patched tour's local optimum (its
-            // root's own patched assignment is its first incumbent): where
-            // the gap is narrow it often proves the optimum in a fraction
-            // of what the other phases would spend.
-            let (order, optimal) = branch_and_bound(
-                problem,
-                &d,
-                first.as_deref(),
-                root.as_ref(),
-                &mut watch,
-                options,
-            );
-            proven = optimal;
-            searched = Some(order);
-        }
-        if !watch.done() {
-            improve(
-                problem,
-                &d,
-                near,
-                reversals,
-                searched.clone().or_else(|| first.clone()),
-                root.as_ref(),
-                n <= BNB_LIMIT && !narrow,
-                proven,
-                sltf,
-                &mut watch,
-                options,
-                &mut candidates,
-            );
-        } else if !watch.reached() {
-            // Out of time before the seeds: SLTF's order at least, so the
-            // result is never worse than it.
-            let order = sltf.unwrap_or_else(|| sltf::plan_with(&d));
-            candidates.push((order, Moves::Locate));
-        }
-        candidates.extend(first.map(|o| (o, Moves::Locate)));
-        candidates.extend(searched.map(|o| (o, Moves::Locate)));
     }
     if geometric {
         candidates.push((read::plan(problem), Moves::ReadThrough));
@@ -296,6 +261,82 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
     })
 }
 
+/// `best`'s search once the bound and the candidate lists `near` are
+/// known: PATCH's tour and Or-opt on it, branch and bound where the gap is
+/// narrow, then the improving phases ([`improve`]), each only while the
+/// gap is open and the time holds. Adds every tour to `candidates`;
+/// whether an exact search proved its tour optimal.
+fn search(
+    problem: &Problem,
+    d: &Dense,
+    near: Neighbours,
+    sltf: Option<Vec<usize>>,
+    watch: &mut Watch,
+    options: &Options,
+    candidates: &mut Vec<(Vec<usize>, Moves)>,
+) -> bool {
+    let n = problem.len();
+    let mut proven = false;
+    let reversals = reversals_pay(problem, d, &near);
+    watch.phase("patching");
+    let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
+    let root = patching
+        .then(|| patch::stored_assignment(problem, d, watch.deadline()))
+        .flatten();
+    let mut first = patching
+        .then(|| bnb::patched(d, &near, root.as_ref(), watch.deadline()))
+        .flatten();
+    // The tour branch and bound returns, where it ran; PATCH's otherwise:
+    // the later phases' strongest seed.
+    let mut searched = None;
+    if let Some(order) = &mut first {
+        watch.offer(d.tour(order));
+        if !watch.done() {
+            watch.phase("local search");
+            descend(d, &near, order, reversals, watch.deadline());
+            watch.offer(d.tour(order));
+        }
+    }
+    let narrow = first
+        .as_ref()
+        .and_then(|o| watch.open_gap(d.tour(o)))
+        .is_some_and(|g| g <= NARROW_GAP);
+    if n <= BNB_LIMIT && narrow && !watch.done() {
+        // Branch and bound from the patched tour's local optimum (its
+        // root's own patched assignment is its first incumbent): where
+        // the gap is narrow it often proves the optimum in a fraction
+        // of what the other phases would spend.
+        let (order, optimal) =
+            branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch, options);
+        proven = optimal;
+        searched = Some(order);
+    }
+    if !watch.done() {
+        improve(
+            problem,
+            d,
+            near,
+            reversals,
+            searched.clone().or_else(|| first.clone()),
+            root.as_ref(),
+            n <= BNB_LIMIT && !narrow,
+            proven,
+            sltf,
+            watch,
+            options,
+            candidates,
+        );
+    } else if !watch.reached() {
+        // Out of time before the seeds: SLTF's order at least, so the
+        // result is never worse than it.
+        let order = sltf.unwrap_or_else(|| sltf::plan_with(d));
+        candidates.push((order, Moves::Locate));
+    }
+    candidates.extend(first.map(|o| (o, Moves::Locate)));
+    candidates.extend(searched.map(|o| (o, Moves::Locate)));
+    proven
+}
+
 /// The improving phases once the patched tour's local optimum (and branch
 /// and bound from it, where the gap was narrow: `searched`, `proven` if it
 /// finished) left the gap open: constructive seeds, branch and bound from
@@ -322,15 +363,18 @@ fn improve(
     let deadline = watch.deadline();
     let geometric = problem.head_physical(Head::Start).is_some();
     watch.phase("seeds");
-    let mpscan_scans = (geometric && n <= MPSCAN_LIMIT).then(|| mpscan::plan(problem));
+    // Each seed gives up at the deadline (MPScan and LOSS are O(n²)).
+    let mpscan_scans = (geometric && n <= MPSCAN_LIMIT)
+        .then(|| mpscan::plan_until(problem, deadline))
+        .flatten();
     let mut seeds = vec![sltf.unwrap_or_else(|| sltf::plan_with(d))];
     if n <= LOSS_LIMIT || d.is_stored() || (problem.is_matrix() && n <= BNB_LIMIT) {
-        seeds.push(loss::plan_with(d));
+        seeds.extend(loss::plan_until(d, deadline));
     }
     if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
-        seeds.push(mpscan_star::improve(scans.clone(), d));
+        seeds.push(mpscan_star::improve(scans.clone(), d, deadline));
     }
-    if let Ok(order) = cta_sltf::plan(problem) {
+    if let Ok(Some(order)) = cta_sltf::plan_until(problem, deadline) {
         seeds.push(order);
     }
     if let Some(scans) = mpscan_scans {
@@ -379,7 +423,7 @@ fn improve(
     for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
         if rank < 2 && close(cost) && !settled && !watch.done() {
             let mut better = seed.clone();
-            descend(d, &near, &mut better, reversals);
+            descend(d, &near, &mut better, reversals, deadline);
             watch.offer(d.tour(&better));
             improved.push(better);
         }

@@ -9,7 +9,7 @@ use super::dense::Dense;
 use super::local_search::{descend, reversals_pay, Neighbours};
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
-use super::{Options, Problem};
+use super::{sltf, Options, Problem};
 use crate::atsp::{branch_and_bound_from, Assignment, Budget};
 use crate::{Error, Result};
 use std::time::Instant;
@@ -47,12 +47,17 @@ pub(crate) fn plan_with(
         return (Vec::new(), true);
     }
     let m = n + 1;
-    let cost = d.square();
+    let deadline = options.deadline();
+    let Some(cost) = d.square_until(deadline) else {
+        // Out of time before the search: the tour it was to start from.
+        let order = start.map_or_else(|| sltf::plan_with(d), <[usize]>::to_vec);
+        return (order, false);
+    };
     let incumbent = start.map(|order| d.successors(order));
     let budget = Budget {
         scans: SCANS,
         patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
-        deadline: options.deadline(),
+        deadline,
     };
     let found = branch_and_bound_from(m, &cost, incumbent.as_deref(), root, budget);
     (d.path(&found.succ), found.optimal)
@@ -98,14 +103,21 @@ impl Orderer for Bnb {
                 limit: BNB_LIMIT,
             });
         }
+        let deadline = options.deadline();
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
         let root = patch::stored_assignment(problem, &d, None);
-        let start = patched(&d, &near, root.as_ref(), options.deadline()).map(|mut order| {
-            descend(&d, &near, &mut order, reversals_pay(problem, &d, &near));
+        let start = patched(&d, &near, root.as_ref(), deadline).map(|mut order| {
+            let reversals = reversals_pay(problem, &d, &near);
+            descend(&d, &near, &mut order, reversals, deadline);
             order
         });
-        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), options);
+        let (order, optimal) = plan_with(
+            &d,
+            start.as_deref(),
+            root.as_ref(),
+            &options.until(deadline),
+        );
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

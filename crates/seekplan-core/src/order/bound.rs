@@ -11,9 +11,11 @@
 //! requests).
 
 use super::dense::Dense;
+use super::watch::Clock;
 use super::{sltf, Head, Problem};
-use crate::atsp::{assignment, Assignment};
+use crate::atsp::{assignment_until, Assignment};
 use crate::Moves;
+use std::time::Instant;
 
 /// Largest batch whose bound is computed on the stored (n + 1)² costs,
 /// 32 MB and well under a second at 2,048 requests; beyond it explicit
@@ -34,28 +36,35 @@ pub(crate) struct Relaxation {
 }
 
 /// The assignment bound on `problem`'s total time (cached by the problem,
-/// [`Problem::relaxation`]); above [`BOUND_LIMIT`] requests on a drive
-/// model the geometric bound, `None` where the model has no positions.
-pub(crate) fn lower_bound(problem: &Problem) -> Option<f64> {
-    problem.relaxation().map(|r| r.total)
+/// [`Problem::relaxation_until`]); above [`BOUND_LIMIT`] requests on a drive
+/// model the geometric bound, `None` where the model has no positions or
+/// `deadline` (a caller's time limit) passes before it is known.
+pub(crate) fn lower_bound(problem: &Problem, deadline: Option<Instant>) -> Option<f64> {
+    problem.relaxation_until(deadline).map(|r| r.total)
 }
 
 /// Solves the relaxations behind [`lower_bound`] (call it through
-/// [`Problem::relaxation`], which keeps the result).
-pub(crate) fn relaxation(problem: &Problem) -> Option<Relaxation> {
+/// [`Problem::relaxation_until`], which keeps the result), giving up at
+/// `deadline`.
+pub(crate) fn relaxation(problem: &Problem, deadline: Option<Instant>) -> Option<Relaxation> {
     let n = problem.len();
     let reads = read_times(problem);
     if n > BOUND_LIMIT {
         if !problem.is_matrix() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             return geometric(problem).map(|p| Relaxation {
                 total: p + reads,
                 locate: None,
             });
         }
-        return problem.positioning_assignment().map(|a| Relaxation {
-            total: a.total + reads,
-            locate: Some(a.clone()),
-        });
+        return problem
+            .positioning_assignment(deadline)
+            .map(|a| Relaxation {
+                total: a.total + reads,
+                locate: Some(a),
+            });
     }
     if n == 0 {
         return Some(Relaxation {
@@ -63,11 +72,17 @@ pub(crate) fn relaxation(problem: &Problem) -> Option<Relaxation> {
             locate: None,
         });
     }
-    let locate = assignment(n + 1, &positioning_costs(problem, Moves::Locate));
+    let costs = positioning_costs(problem, Moves::Locate, deadline)?;
+    let locate = assignment_until(n + 1, &costs, deadline)?;
     // An explicit matrix has no streaming moves: one relaxation.
     let mut bound = locate.total;
     if !problem.is_matrix() {
-        bound = bound.min(positioning_bound(problem, Moves::ReadThrough, bound));
+        bound = bound.min(positioning_bound(
+            problem,
+            Moves::ReadThrough,
+            bound,
+            deadline,
+        )?);
     }
     Some(Relaxation {
         total: bound + reads,
@@ -126,12 +141,19 @@ pub(crate) fn read_times(problem: &Problem) -> f64 {
 }
 
 /// The positioning costs of schedules with `moves` over the n + 1 nodes
-/// (the depot last), row-major, the diagonal forbidden.
-fn positioning_costs(problem: &Problem, moves: Moves) -> Vec<f64> {
+/// (the depot last), row-major, the diagonal forbidden; `None` once
+/// `deadline` passes.
+fn positioning_costs(
+    problem: &Problem,
+    moves: Moves,
+    deadline: Option<Instant>,
+) -> Option<Vec<f64>> {
     let n = problem.len();
     let m = n + 1;
     let mut cost = vec![f64::INFINITY; m * m];
+    let mut clock = Clock::new(deadline);
     for i in 0..m {
+        clock.tick()?;
         let head = if i == n { Head::Start } else { Head::After(i) };
         for j in (0..n).filter(|&j| j != i) {
             cost[i * m + j] = problem.position(head, j, moves);
@@ -140,21 +162,27 @@ fn positioning_costs(problem: &Problem, moves: Moves) -> Vec<f64> {
             cost[i * m + n] = problem.finish(head);
         }
     }
-    cost
+    Some(cost)
 }
 
 /// The assignment bound on the positioning of schedules with `moves`, or a
 /// weaker bound at least `enough` when that already shows this kind of
-/// schedule cannot go below it (the sum of each row's cheapest move).
-fn positioning_bound(problem: &Problem, moves: Moves, enough: f64) -> f64 {
+/// schedule cannot go below it (the sum of each row's cheapest move);
+/// `None` once `deadline` passes.
+fn positioning_bound(
+    problem: &Problem,
+    moves: Moves,
+    enough: f64,
+    deadline: Option<Instant>,
+) -> Option<f64> {
     let m = problem.len() + 1;
-    let cost = positioning_costs(problem, moves);
+    let cost = positioning_costs(problem, moves, deadline)?;
     let rows: f64 = cost
         .chunks(m)
         .map(|row| row.iter().copied().fold(f64::INFINITY, f64::min))
         .sum();
     if rows >= enough {
-        return rows;
+        return Some(rows);
     }
-    assignment(m, &cost).total
+    assignment_until(m, &cost, deadline).map(|a| a.total)
 }

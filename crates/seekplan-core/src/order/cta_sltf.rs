@@ -7,10 +7,19 @@ use super::Options;
 use super::{sltf, Problem};
 use crate::model::{Block, CtaModel};
 use crate::{Error, Result};
+use std::time::Instant;
 
 /// The CTA-SLTF order; unsupported unless the problem's model has wrap
 /// positions.
 pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
+    plan_until(problem, None).map(|order| order.expect("no deadline to miss"))
+}
+
+/// [`plan`], or `Ok(None)` once `deadline` (a caller's time limit) passes.
+pub(crate) fn plan_until(
+    problem: &Problem,
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<usize>>> {
     let cta = problem
         .model()
         .and_then(CtaModel::ranking)
@@ -21,7 +30,7 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
     let from_bot = problem
         .on_model(&cta, Block(0), None)
         .expect("a tape problem")?;
-    Ok(sltf::plan(&from_bot))
+    Ok(sltf::plan_until(&from_bot, deadline))
 }
 
 /// CTA-SLTF in the registry.

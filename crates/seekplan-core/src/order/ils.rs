@@ -110,14 +110,15 @@ pub(crate) fn iterated(
     mut watch: Option<&mut Watch>,
 ) -> f64 {
     let start_cost = d.tour(order);
-    let mut gain = descend(d, near, order, reversals);
+    let deadline = options.deadline();
+    let mut gain = descend(d, near, order, reversals, deadline);
     let n = order.len();
     if n < 3 {
         return gain;
     }
-    let started = Instant::now();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut tour = Tour::new(d.depot(), order);
+    tour.until(deadline);
     if reversals {
         tour.track_reversals(d);
     }
@@ -131,7 +132,7 @@ pub(crate) fn iterated(
     let mut ends = Vec::with_capacity(2 * segments + 2);
     for kick in 0..budget {
         if kick % 64 == 0 {
-            if options.time_limit.is_some_and(|t| started.elapsed() >= t) {
+            if deadline.is_some_and(|t| Instant::now() >= t) {
                 break;
             }
             if let Some(w) = watch.as_deref_mut() {

@@ -27,9 +27,11 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::watch::Clock;
 use super::Options;
 use super::Problem;
 use crate::Result;
+use std::time::Instant;
 
 const NONE: usize = usize::MAX;
 
@@ -100,9 +102,15 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
 
 /// The LOSS order for the costs `d` (best shares one matrix among seeds).
 pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
+    plan_until(d, None).expect("no deadline to miss")
+}
+
+/// [`plan_with`], or `None` once `deadline` (a caller's time limit)
+/// passes: each of its n steps looks at every node.
+pub(crate) fn plan_until(d: &Dense, deadline: Option<Instant>) -> Option<Vec<usize>> {
     let n = d.len();
     if n <= 1 {
-        return (0..n).collect();
+        return Some((0..n).collect());
     }
     let nodes = n + 1;
     let mut rows = Choices::new(nodes, |v, w| d.cost(v, w));
@@ -114,7 +122,9 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
     };
     // A loss for a node with a single choice left: it must be served now.
     let forced = f64::MAX / 4.0;
+    let mut clock = Clock::new(deadline);
     for _ in 0..nodes - 1 {
+        clock.tick()?;
         // (loss, edge cost, node, from, to)
         let mut pick: Option<(f64, f64, usize, usize, usize)> = None;
         let mut consider = |loss: f64, cost: f64, node: usize, from: usize, to: usize| {
@@ -160,7 +170,7 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
         order.push(v);
         v = state.succ[v];
     }
-    order
+    Some(order)
 }
 
 /// LOSS in the registry.

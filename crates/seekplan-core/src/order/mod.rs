@@ -39,6 +39,8 @@ mod schedule;
 const EPS: f64 = 1e-9;
 
 #[cfg(test)]
+mod deadline_tests;
+#[cfg(test)]
 mod test_support;
 
 pub use bnb::BNB_LIMIT;
@@ -104,7 +106,9 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
             ),
         });
     }
-    let plan = algo.imp().plan(problem, options)?;
+    // A time limit counts from here, the lower bound below included.
+    let deadline = options.deadline();
+    let plan = algo.imp().plan(problem, &options.until(deadline))?;
     let plan_optimal = plan.optimal;
     let mut schedule = Schedule::evaluate(problem, plan.order, plan.moves)?;
     schedule.search = plan.report;
@@ -121,10 +125,10 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
     let bound = match (options.bound, plan_optimal) {
         (false, _) => None,
         (true, true) => Some(schedule.total_s),
-        (true, false) => match (bound::lower_bound(problem), plan.bound) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        },
+        // `best`'s bound includes the relaxation wherever it solved one
+        // (on a renumbered batch, on the renumbered copy: solving it again
+        // here took 0.13 s at 100,000 requests).
+        (true, false) => plan.bound.or_else(|| bound::lower_bound(problem, deadline)),
     };
     Ok(schedule.with_bound(bound))
 }

@@ -47,11 +47,14 @@ pub(crate) fn stored_assignment(
     deadline: Option<Instant>,
 ) -> Option<Assignment> {
     let n = d.len();
-    match problem.relaxation().and_then(|r| r.locate.as_ref()) {
+    match problem
+        .relaxation_until(deadline)
+        .and_then(|r| r.locate.as_ref())
+    {
         Some(a) => Some(a.clone()),
         None => (1..=DENSE_LIMIT)
             .contains(&n)
-            .then(|| assignment_until(n + 1, &d.square(), deadline))
+            .then(|| assignment_until(n + 1, &d.square_until(deadline)?, deadline))
             .flatten(),
     }
 }

@@ -3,10 +3,11 @@
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
 use super::bound::Relaxation;
-use crate::atsp::{sparse_assignment, Assignment, Costs};
+use crate::atsp::{sparse_assignment_within, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::{Error, Moves, Result};
 use std::sync::OnceLock;
+use std::time::Instant;
 
 /// Where the head is before a move: at the start position or after a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,9 +37,6 @@ enum Source<'a> {
 /// A batch of requests to order on one device.
 pub struct Problem<'a> {
     source: Source<'a>,
-    /// The sparse assignment of the positioning costs, once computed: the
-    /// lower bound and PATCH both need it on large matrices.
-    assignment: OnceLock<Option<Assignment>>,
     /// The assignment lower bound, once computed (see [`super::bound`]):
     /// `best` computes it first and the schedule's report reuses it.
     relaxation: OnceLock<Option<Relaxation>>,
@@ -84,7 +82,6 @@ impl<'a> Problem<'a> {
                 start,
                 end,
             },
-            assignment: OnceLock::new(),
             relaxation: OnceLock::new(),
         })
     }
@@ -111,7 +108,6 @@ impl<'a> Problem<'a> {
                 start,
                 end,
             },
-            assignment: OnceLock::new(),
             relaxation: OnceLock::new(),
         })
     }
@@ -144,21 +140,27 @@ impl<'a> Problem<'a> {
 
     /// The optimal assignment of the positioning costs over the requests
     /// and the start/end depot (node n): each node's successor, from the
-    /// sparse solver checked against every cost. Computed on first use and
-    /// kept: the lower bound and PATCH share it. `None` when the sparse
-    /// solver finds none (see [`sparse_assignment`]).
-    pub(crate) fn positioning_assignment(&self) -> Option<&Assignment> {
-        self.assignment
-            .get_or_init(|| sparse_assignment(self.len() + 1, Positioning(self)))
-            .as_ref()
+    /// sparse solver checked against every cost. `None` when the sparse
+    /// solver finds none (see [`sparse_assignment_within`]) or `deadline`
+    /// passes first. The lower bound keeps it ([`Problem::relaxation_until`]).
+    pub(crate) fn positioning_assignment(&self, deadline: Option<Instant>) -> Option<Assignment> {
+        sparse_assignment_within(self.len() + 1, Positioning(self), usize::MAX, deadline)
     }
 
     /// The assignment lower bound and the locate assignment behind it,
-    /// computed on first use and kept.
-    pub(crate) fn relaxation(&self) -> Option<&Relaxation> {
-        self.relaxation
-            .get_or_init(|| super::bound::relaxation(self))
-            .as_ref()
+    /// computed on first use and kept; given up (`None`, and not kept: a
+    /// later call starts again) once `deadline`, a caller's time limit,
+    /// passes while it is solved (on an explicit matrix of 10,000 nodes it
+    /// takes over a second).
+    pub(crate) fn relaxation_until(&self, deadline: Option<Instant>) -> Option<&Relaxation> {
+        if self.relaxation.get().is_none() {
+            let found = super::bound::relaxation(self, deadline);
+            if found.is_none() && deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
+            let _ = self.relaxation.set(found);
+        }
+        self.relaxation.get().and_then(Option::as_ref)
     }
 
     /// Seconds to position from `head` to the start of request `j`.

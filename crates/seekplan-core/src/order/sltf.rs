@@ -2,14 +2,21 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
+use super::watch::Clock;
 use super::Options;
 use super::Problem;
 use crate::model::{AlongBound, Pos};
 use crate::Result;
+use std::time::Instant;
 
 /// From the head, repeatedly serve the request with the least locate time.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
     plan_with(&Dense::on_demand(problem))
+}
+
+/// [`plan`], or `None` once `deadline` (a caller's time limit) passes.
+pub(crate) fn plan_until(problem: &Problem, deadline: Option<Instant>) -> Option<Vec<usize>> {
+    plan_with_until(&Dense::on_demand(problem), deadline)
 }
 
 /// SLTF on the costs `d` (best shares them among seeds); ties go to the
@@ -17,23 +24,30 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
 /// its distance along the medium, each step looks only at the requests
 /// near the head (the same order, found in O(n log n) rather than O(n²)).
 pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
+    plan_with_until(d, None).expect("no deadline to miss")
+}
+
+/// [`plan_with`], or `None` once `deadline` (a caller's time limit) passes.
+pub(crate) fn plan_with_until(d: &Dense, deadline: Option<Instant>) -> Option<Vec<usize>> {
+    let mut clock = Clock::new(deadline);
     match (d.cached_positions(), d.along_bound()) {
-        (Some((from, to)), Some(bound)) => by_distance(d, from, to, bound),
-        _ => by_scan(d),
+        (Some((from, to)), Some(bound)) => by_distance(d, from, to, bound, &mut clock),
+        _ => by_scan(d, &mut clock),
     }
 }
 
 /// SLTF by scanning every remaining request at each step.
-fn by_scan(d: &Dense) -> Vec<usize> {
+fn by_scan(d: &Dense, clock: &mut Clock) -> Option<Vec<usize>> {
     let mut remaining: Vec<usize> = (0..d.len()).collect();
     let mut order = Vec::with_capacity(remaining.len());
     let mut head = d.depot();
     while let Some(k) = d.cheapest(head, &remaining) {
+        clock.tick()?;
         let j = remaining.swap_remove(k);
         order.push(j);
         head = j;
     }
-    order
+    Some(order)
 }
 
 /// SLTF that walks outwards from the head along the medium, left and right
@@ -48,17 +62,24 @@ fn by_scan(d: &Dense) -> Vec<usize> {
 /// a move on the head's track is cheaper than leaving it. In one walk over
 /// every track, CTA's heuristic on 100,000 LTO-9 requests stepped over
 /// 6,951 requests a step (6,923 on other wraps) to time 88.
-fn by_distance(d: &Dense, from: &[Pos], to: &[Pos], bound: AlongBound) -> Vec<usize> {
+fn by_distance(
+    d: &Dense,
+    from: &[Pos],
+    to: &[Pos],
+    bound: AlongBound,
+    clock: &mut Clock,
+) -> Option<Vec<usize>> {
     let mut walker = Walker::new(to, bound);
     let mut order = Vec::with_capacity(to.len());
     let mut node = d.depot();
     for _ in 0..to.len() {
+        clock.tick()?;
         let (_, j) = walker.cheapest(d, from, node).expect("a request remains");
         walker.remove(j);
         order.push(j);
         node = j;
     }
-    order
+    Some(order)
 }
 
 /// Each node's cheapest locate to a request other than itself (the depot,

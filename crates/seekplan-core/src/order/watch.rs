@@ -257,6 +257,47 @@ impl Watch {
     }
 }
 
+/// Steps of a loop between two looks at the clock (a look costs ~25 ns; a
+/// step of the loops that use [`Clock`], a node's moves or a row of costs,
+/// takes 1-20 µs).
+const CLOCK_EVERY: usize = 256;
+
+/// A caller's deadline as a long loop sees it: looked at on the first step
+/// (a deadline already passed stops the loop at once) and once every
+/// [`CLOCK_EVERY`] steps after.
+pub(crate) struct Clock {
+    deadline: Option<Instant>,
+    steps: usize,
+    expired: bool,
+}
+
+impl Clock {
+    /// A clock for `deadline` (none: it never expires).
+    pub(crate) fn new(deadline: Option<Instant>) -> Self {
+        Clock {
+            deadline,
+            steps: 0,
+            expired: false,
+        }
+    }
+
+    /// Counts a step; whether the deadline has passed (it stays passed).
+    pub(crate) fn expired(&mut self) -> bool {
+        if let Some(deadline) = self.deadline.filter(|_| !self.expired) {
+            if self.steps.is_multiple_of(CLOCK_EVERY) {
+                self.expired = Instant::now() >= deadline;
+            }
+            self.steps += 1;
+        }
+        self.expired
+    }
+
+    /// [`Clock::expired`] for `?`: `None` once the deadline has passed.
+    pub(crate) fn tick(&mut self) -> Option<()> {
+        (!self.expired()).then_some(())
+    }
+}
+
 /// CPU seconds this thread has used (every phase of `best` runs on the
 /// caller's thread).
 fn thread_cpu_s() -> f64 {

@@ -3,12 +3,14 @@
 //! spent; it says which; it is never worse than PATCH or SLTF; and the
 //! limits on its options are enforced.
 
+use crate::common;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::model::CostMatrix;
+use seekplan_core::model::{Block, CostMatrix};
 use seekplan_core::order::{
-    order_matrix_with, Algorithm, Options, Progress, StopReason, MAX_ITERATIONS,
+    order_matrix_with, order_tape_with, Algorithm, Options, Progress, Schedule, StopReason,
+    MAX_ITERATIONS,
 };
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -107,6 +109,51 @@ fn a_time_limit_ends_the_search_and_is_named() {
     assert_eq!(report.stopped_because, StopReason::Time);
     let (sltf, _) = order_matrix_with(&matrix, 0, None, Algorithm::Sltf, &options).unwrap();
     assert!(s.total_s <= sltf.total_s);
+}
+
+/// A time limit spent before the search can start (a nanosecond) leaves
+/// SLTF's order and the cheap geometric ones: every improving phase on
+/// every path (stored and timed-on-demand costs, renumbered batches, the
+/// dense and the sparse bound) gives up at once rather than running to its
+/// end, and the result is never worse than SLTF.
+#[test]
+fn a_time_limit_spent_at_once_runs_no_improving_phase() {
+    let spent = Options {
+        time_limit: Some(Duration::from_nanos(1)),
+        ..with_bound()
+    };
+    let check = |best: Schedule, sltf: Schedule, case: &str| {
+        let report = best.search.expect("best reports its search");
+        assert_eq!(report.stopped_because, StopReason::Time, "{case}");
+        for (phase, _) in &report.phases {
+            assert!(
+                ["seeds", "bound", "neighbours"].contains(phase),
+                "{case}: {phase} ran past the time limit"
+            );
+        }
+        assert!(best.total_s <= sltf.total_s, "{case}");
+    };
+    for n in [300, 2_100] {
+        let matrix = random_matrix(n, 5);
+        let run = |algo| order_matrix_with(&matrix, 0, None, algo, &spent).unwrap().0;
+        check(
+            run(Algorithm::Best),
+            run(Algorithm::Sltf),
+            &format!("matrix {n}"),
+        );
+    }
+    for (drive, n) in [("mlr1", 600), ("mlr1", 3_000), ("dlt2000", 1_500)] {
+        let model = common::drive(drive);
+        let run = |algo| {
+            let requests = common::uniform(&model, n, 3);
+            order_tape_with(&model, requests, Block(0), None, algo, &spent).unwrap()
+        };
+        check(
+            run(Algorithm::Best),
+            run(Algorithm::Sltf),
+            &format!("{drive} {n}"),
+        );
+    }
 }
 
 #[test]
