@@ -12,6 +12,7 @@ pub mod order;
 pub mod recall;
 pub mod schema;
 pub mod sim;
+pub mod stop;
 pub mod tape_rest;
 
 pub use error::{Error, Result};

@@ -24,7 +24,7 @@
 use super::lap::Matching;
 use super::relaxation::{relaxation, Relaxation};
 use super::{assignment, patch, Assignment};
-use std::time::Instant;
+use crate::stop::Stop;
 
 /// What the search found.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +43,7 @@ pub struct Search {
 }
 
 /// Limits of a search.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Budget {
     /// Cost scans allowed, in matrix entries read: a child's
     /// re-optimisation reads one row of m entries per step of its
@@ -55,8 +55,9 @@ pub struct Budget {
     /// bound is weak (costs with structure, like a tape's) nothing is
     /// pruned and a long search finds nothing.
     pub patience: f64,
-    /// Wall-clock limit, if any (makes the result machine-dependent).
-    pub deadline: Option<Instant>,
+    /// A wall-clock limit or a caller's cancel, if any (a limit makes the
+    /// result machine-dependent).
+    pub stop: Stop,
 }
 
 struct Searcher<'c> {
@@ -76,7 +77,7 @@ struct Searcher<'c> {
     /// Work done in all, and when the incumbent last improved.
     scanned: f64,
     scanned_at_best: f64,
-    deadline: Option<Instant>,
+    stop: Stop,
     truncated: bool,
     nodes: usize,
     depth: usize,
@@ -109,10 +110,7 @@ impl Searcher<'_> {
 
     fn out_of_budget(&mut self) -> bool {
         let stalled = self.scanned - self.scanned_at_best > self.scanned_at_best.max(self.patience);
-        if self.scanned >= self.scan_limit
-            || stalled
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.scanned >= self.scan_limit || stalled || self.stop.reached() {
             self.truncated = true;
         }
         self.truncated
@@ -244,9 +242,9 @@ pub fn branch_and_bound_from(
     };
     let tour_cost = |succ: &[usize]| (0..m).map(|i| c[i * m + succ[i]]).sum::<f64>();
     // Each step at the root reads the whole matrix (0.1-0.2 s together at
-    // 3,000 nodes): past the caller's deadline the search ends on the
-    // tour it has.
-    let expired = || budget.deadline.is_some_and(|d| Instant::now() >= d);
+    // 3,000 nodes): once the caller's stop is reached the search ends on
+    // the tour it has.
+    let expired = || budget.stop.reached();
     let truncated = |succ: Vec<usize>| Search {
         cost: tour_cost(&succ),
         succ,
@@ -285,7 +283,7 @@ pub fn branch_and_bound_from(
         patience: budget.patience,
         scanned: 0.0,
         scanned_at_best: 0.0,
-        deadline: budget.deadline,
+        stop: budget.stop.clone(),
         truncated: false,
         nodes: 1,
         depth: 0,
@@ -342,7 +340,7 @@ mod tests {
         Budget {
             scans: f64::INFINITY,
             patience: f64::INFINITY,
-            deadline: None,
+            stop: Stop::never(),
         }
     }
 
@@ -444,7 +442,7 @@ mod tests {
                     cost[i * m + j] = f64::from(w);
                 }
             }
-            let budget = Budget { scans: 1e6, patience: 1e6, deadline: None };
+            let budget = Budget { scans: 1e6, patience: 1e6, stop: Stop::never() };
             let s = branch_and_bound(m, &cost, None, budget);
             prop_assert_eq!(cycles(&s.succ).len(), 1);
             prop_assert!(s.cost.is_finite(), "cost {}", s.cost);
@@ -462,7 +460,7 @@ mod tests {
             Budget {
                 scans: 0.0,
                 patience: 0.0,
-                deadline: None,
+                stop: Stop::never(),
             },
         );
         assert!(!s.optimal);

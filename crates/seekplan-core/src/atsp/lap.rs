@@ -10,9 +10,9 @@
 //! has one successor and one predecessor": its optimum is a lower bound on
 //! every tour (the diagonal is forbidden with `f64::INFINITY`).
 
+use crate::stop::Stop;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 /// An optimal assignment: row i is assigned column `succ[i]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,19 +326,19 @@ impl Matching {
 /// entries are forbidden). Panics unless every row has a finite entry and a
 /// perfect assignment of finite entries exists.
 pub fn assignment(m: usize, cost: &[f64]) -> Assignment {
-    assignment_until(m, cost, None).expect("no deadline")
+    assignment_until(m, cost, &Stop::never()).expect("nothing stops it")
 }
 
-/// [`assignment`], giving up (`None`) once `deadline` has passed (checked
-/// before each row's augmenting path: a caller's time limit; on 4,000
+/// [`assignment`], giving up (`None`) once `stop` is reached (checked
+/// before each row's augmenting path: a caller's time limit or cancel; on 4,000
 /// LTO-9 requests `best`'s patching phase, which solves it, took 0.77 s).
-pub fn assignment_until(m: usize, cost: &[f64], deadline: Option<Instant>) -> Option<Assignment> {
+pub fn assignment_until(m: usize, cost: &[f64], stop: &Stop) -> Option<Assignment> {
     assert_eq!(cost.len(), m * m, "cost is not m x m");
     let c = |i: usize, j: usize| cost[i * m + j];
     let mut matching = Matching::reduced(m, c);
     let mut scratch = Scratch::new(m);
     for start in 0..m {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.reached() {
             return None;
         }
         if matching.row_col[start] == FREE {
@@ -361,13 +361,14 @@ pub fn assignment_until(m: usize, cost: &[f64], deadline: Option<Instant>) -> Op
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::time::Instant;
 
     #[test]
     fn a_passed_deadline_gives_up_and_none_is_the_assignment() {
         let m = 40;
         let cost: Vec<f64> = (0..m * m).map(|k| ((k * 7919) % 97) as f64).collect();
-        assert!(assignment_until(m, &cost, Some(Instant::now())).is_none());
-        let a = assignment_until(m, &cost, None).expect("no deadline");
+        assert!(assignment_until(m, &cost, &Stop::at(Some(Instant::now()))).is_none());
+        let a = assignment_until(m, &cost, &Stop::never()).expect("nothing stops it");
         assert_eq!(a.succ, assignment(m, &cost).succ);
     }
 

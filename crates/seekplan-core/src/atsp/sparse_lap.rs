@@ -11,7 +11,7 @@ use super::lap::{HeapScratch, Matching};
 use super::line::OnLine;
 use super::sparse_reads::{first_pass, Checker};
 use super::Assignment;
-use std::time::Instant;
+use crate::stop::Stop;
 
 const FREE: usize = usize::MAX;
 
@@ -89,14 +89,14 @@ struct Solver {
     work: usize,
     budget: usize,
     /// When the caller stops waiting, if ever.
-    deadline: Option<Instant>,
+    stop: Stop,
 }
 
 impl Solver {
     /// Whether the augmenting paths and the candidates added have used up
-    /// the work budget, or the caller's deadline has passed.
+    /// the work budget, or the caller's stop is reached.
     fn exhausted(&self) -> bool {
-        self.work > self.budget || past(self.deadline)
+        self.work > self.budget || self.stop.reached()
     }
 
     /// Counts `entries` negative reduced costs found (or candidate edges
@@ -122,11 +122,6 @@ impl Solver {
     }
 }
 
-/// Whether `deadline` has passed.
-pub(super) fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
-
 /// Every finite (column, cost) pair of row `i` (diagonal excluded).
 fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
     (0..m)
@@ -143,11 +138,11 @@ fn whole_row(m: usize, i: usize, cost: &impl Costs) -> Vec<(usize, f64)> {
 /// as candidates (no assignment of finite entries exists, or one needs
 /// other rows' far-from-cheapest entries: callers then do without it).
 pub fn sparse_assignment(m: usize, cost: impl Costs) -> Option<Assignment> {
-    sparse_assignment_within(m, cost, usize::MAX, None)
+    sparse_assignment_within(m, cost, usize::MAX, &Stop::never())
 }
 
-/// [`sparse_assignment`], giving up (`None`) at `deadline` (checked row by
-/// row: a caller's time limit), or once its augmenting paths have
+/// [`sparse_assignment`], giving up (`None`) once `stop` is reached
+/// (checked row by row: a caller's time limit or cancel), or once its augmenting paths have
 /// scanned more than `budget` candidate edges (each candidate it adds to a
 /// row counting as [`STORE_WEIGHT`] scans). On most costs they scan a
 /// few hundred a row; on one-dimensional seek models (helical drives, and
@@ -159,7 +154,7 @@ pub fn sparse_assignment_within(
     m: usize,
     cost: impl Costs,
     budget: usize,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> Option<Assignment> {
     if m < 2 {
         return None;
@@ -167,7 +162,7 @@ pub fn sparse_assignment_within(
     // One pass over the matrix: each row's cheapest columns, and each
     // column's least cost, the column potential JV's column reduction
     // starts from (dual feasible for every entry).
-    let (adj, v) = first_pass(m, &cost, INITIAL_CANDIDATES, deadline)?;
+    let (adj, v) = first_pass(m, &cost, INITIAL_CANDIDATES, stop)?;
     if v.iter().any(|x| !x.is_finite()) {
         return None;
     }
@@ -187,7 +182,7 @@ pub fn sparse_assignment_within(
         scratch: HeapScratch::new(m),
         work: 0,
         budget,
-        deadline,
+        stop: stop.clone(),
     };
     let column_minima = s.m.v.clone();
     let mut free = initial_matching(&mut s, &column_minima)?;
@@ -195,7 +190,7 @@ pub fn sparse_assignment_within(
     let mut checker = Checker::new(m, &cost);
     loop {
         for &i in &free {
-            if past(deadline) {
+            if stop.reached() {
                 return None;
             }
             if !s.augment(i) {
@@ -412,6 +407,7 @@ mod tests {
     use crate::atsp::assignment;
     use crate::atsp::test_costs::seek_like;
     use proptest::prelude::*;
+    use std::time::Instant;
 
     proptest! {
         #[test]
@@ -476,11 +472,12 @@ mod tests {
         let full = sparse_assignment(m, cost).expect("feasible");
         let dense: Vec<f64> = (0..m * m).map(|k| cost(k / m, k % m)).collect();
         assert!((full.total - assignment(m, &dense).total).abs() < 1e-9);
-        let roomy = sparse_assignment_within(m, cost, usize::MAX / 2, None).expect("within");
+        let roomy =
+            sparse_assignment_within(m, cost, usize::MAX / 2, &Stop::never()).expect("within");
         assert_eq!(roomy.succ, full.succ);
         assert_eq!(roomy.total, full.total);
-        assert!(sparse_assignment_within(m, cost, m, None).is_none());
-        let passed = Some(Instant::now());
+        assert!(sparse_assignment_within(m, cost, m, &Stop::never()).is_none());
+        let passed = &Stop::at(Some(Instant::now()));
         assert!(sparse_assignment_within(m, cost, usize::MAX, passed).is_none());
     }
 

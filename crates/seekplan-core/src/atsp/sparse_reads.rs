@@ -5,8 +5,8 @@
 //! out. Both ways find the same candidates and the same violations.
 
 use super::line::OnLine;
-use super::sparse_lap::{past, Costs};
-use std::time::Instant;
+use super::sparse_lap::Costs;
+use crate::stop::Stop;
 
 /// The `k` least (column, key) pairs offered, ties to the lower column
 /// (so the pairs kept do not depend on the order they come in), kept
@@ -80,30 +80,20 @@ type FirstPass = (Vec<Vec<(usize, f64)>>, Vec<f64>);
 
 /// Each row's `k` cheapest (column, cost) pairs (ties to the lower
 /// column; the diagonal excluded) and each column's least entry; `None`
-/// once `deadline` has passed (checked row by row).
-pub(super) fn first_pass(
-    m: usize,
-    cost: &impl Costs,
-    k: usize,
-    deadline: Option<Instant>,
-) -> Option<FirstPass> {
+/// once `stop` is reached (checked row by row).
+pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> Option<FirstPass> {
     match cost.on_line() {
-        Some(line) => first_pass_on_line(m, cost, line, k, deadline),
-        None => first_pass_full(m, cost, k, deadline),
+        Some(line) => first_pass_on_line(m, cost, line, k, stop),
+        None => first_pass_full(m, cost, k, stop),
     }
 }
 
-fn first_pass_full(
-    m: usize,
-    cost: &impl Costs,
-    k: usize,
-    deadline: Option<Instant>,
-) -> Option<FirstPass> {
+fn first_pass_full(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> Option<FirstPass> {
     let mut adj = Vec::with_capacity(m);
     let mut v = vec![f64::INFINITY; m];
     let mut row = vec![0.0; m];
     for i in 0..m {
-        if past(deadline) {
+        if stop.reached() {
             return None;
         }
         let mut top = TopK::new(k);
@@ -131,11 +121,11 @@ fn first_pass_on_line(
     cost: &impl Costs,
     line: &OnLine,
     k: usize,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> Option<FirstPass> {
     let adj = (0..m)
         .map(|i| {
-            if past(deadline) {
+            if stop.reached() {
                 return None;
             }
             let top = std::cell::RefCell::new(TopK::new(k));
@@ -158,7 +148,7 @@ fn first_pass_on_line(
     let seen_from_column = |delta: f64, forward: bool| (line.bound)(delta, !forward);
     let mut v = vec![f64::INFINITY; m];
     for (j, vj) in v.iter_mut().enumerate() {
-        if past(deadline) {
+        if stop.reached() {
             return None;
         }
         let least = std::cell::Cell::new(f64::INFINITY);

@@ -18,7 +18,7 @@
 
 use super::dense::Dense;
 use super::local_search::Neighbours;
-use std::time::Instant;
+use crate::stop::Stop;
 
 /// Most 1-trees the ascent builds (each O(n²)).
 const MAX_ASCENT: usize = 1_000;
@@ -239,12 +239,12 @@ impl OneTree {
 /// the gap to `upper`, a tour's cost, over the subgradient's squared
 /// norm), from zero; returns the penalties of the best bound and that
 /// bound.
-fn ascent(g: &Graph, upper: f64, deadline: Option<Instant>) -> (Penalties, f64) {
+fn ascent(g: &Graph, upper: f64, stop: &Stop) -> (Penalties, f64) {
     let mut pen = Penalties::zero(g.m);
     let mut best = (pen.clone(), f64::NEG_INFINITY);
     let (mut step, mut since) = (2.0, 0);
     for _ in 0..MAX_ASCENT {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.reached() {
             break;
         }
         let tree = OneTree::new(g, &pen);
@@ -277,7 +277,7 @@ fn ascent(g: &Graph, upper: f64, deadline: Option<Instant>) -> (Penalties, f64) 
 
 /// Each node's `count` smallest-α successors and predecessors (ties to the
 /// cheaper edge, then the lower node) after the ascent from a tour costing
-/// `upper`, stopped at `deadline`; the ascent's best 1-tree bound, a
+/// `upper`, stopped at `stop`; the ascent's best 1-tree bound, a
 /// lower bound on every tour of `d`; and, for each node's successors in
 /// that order, whether α is zero (the edge lies on a minimum 1-tree: what
 /// the trials' start tours follow, see [`super::walks`]).
@@ -285,11 +285,11 @@ pub(crate) fn candidates(
     d: &Dense,
     upper: f64,
     count: usize,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> (Neighbours, f64, Vec<Vec<bool>>) {
     let g = Graph::new(d);
     let m = g.m;
-    let (pen, bound) = ascent(&g, upper, deadline);
+    let (pen, bound) = ascent(&g, upper, stop);
     let alpha = OneTree::new(&g, &pen).alphas(&g, &pen);
     let k = count.min(m - 1);
     let pick = |key: &dyn Fn(usize) -> (f64, f64), skip: usize| -> Vec<usize> {
@@ -444,8 +444,8 @@ mod tests {
                 let mut order: Vec<usize> = (0..d.len()).collect();
                 let mut optimum = f64::INFINITY;
                 permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
-                let (near, _, _) = candidates(d, d.tour(&order), 3, None);
-                let (pen, bound) = ascent(&g, d.tour(&order), None);
+                let (near, _, _) = candidates(d, d.tour(&order), 3, &Stop::never());
+                let (pen, bound) = ascent(&g, d.tour(&order), &Stop::never());
                 prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
                 for u in 0..m {
                     prop_assert_eq!(near.succs[u].len(), 3.min(m - 1));

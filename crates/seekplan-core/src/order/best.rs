@@ -188,6 +188,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
     let n = problem.len();
     let reads = bound::read_times(problem);
     let mut watch = Watch::new(options, reads);
+    let stop = watch.stop();
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
     let mut proven = n <= opt::OPT_LIMIT;
@@ -209,12 +210,12 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             })
         });
         watch.phase("bound");
-        if let Some(r) = problem.relaxation_until(watch.deadline()) {
+        if let Some(r) = problem.relaxation_until(&stop) {
             watch.bound(r.total - reads);
         }
         watch.phase("neighbours");
         let near = (!watch.out_of_time())
-            .then(|| Neighbours::until(&d, watch.deadline()))
+            .then(|| Neighbours::until(&d, &stop))
             .flatten();
         match near {
             Some(near) => {
@@ -277,14 +278,15 @@ fn search(
 ) -> bool {
     let n = problem.len();
     let mut proven = false;
+    let stop = watch.stop();
     let reversals = reversals_pay(problem, d, &near);
     watch.phase("patching");
     let patching = n <= SPARSE_PATCH_LIMIT || problem.is_matrix();
     let root = patching
-        .then(|| patch::stored_assignment(problem, d, watch.deadline()))
+        .then(|| patch::stored_assignment(problem, d, &stop))
         .flatten();
     let mut first = patching
-        .then(|| bnb::patched(d, &near, root.as_ref(), watch.deadline()))
+        .then(|| bnb::patched(d, &near, root.as_ref(), &stop))
         .flatten();
     // The tour branch and bound returns, where it ran; PATCH's otherwise:
     // the later phases' strongest seed.
@@ -293,7 +295,7 @@ fn search(
         watch.offer(d.tour(order));
         if !watch.done() {
             watch.phase("local search");
-            descend(d, &near, order, reversals, watch.deadline());
+            descend(d, &near, order, reversals, &stop);
             watch.offer(d.tour(order));
         }
     }
@@ -306,8 +308,7 @@ fn search(
         // root's own patched assignment is its first incumbent): where
         // the gap is narrow it often proves the optimum in a fraction
         // of what the other phases would spend.
-        let (order, optimal) =
-            branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch, options);
+        let (order, optimal) = branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch);
         proven = optimal;
         searched = Some(order);
     }
@@ -361,20 +362,21 @@ fn improve(
 ) {
     let n = problem.len();
     let deadline = watch.deadline();
+    let stop = watch.stop();
     let geometric = problem.head_physical(Head::Start).is_some();
     watch.phase("seeds");
     // Each seed gives up at the deadline (MPScan and LOSS are O(n²)).
     let mpscan_scans = (geometric && n <= MPSCAN_LIMIT)
-        .then(|| mpscan::plan_until(problem, deadline))
+        .then(|| mpscan::plan_until(problem, &stop))
         .flatten();
     let mut seeds = vec![sltf.unwrap_or_else(|| sltf::plan_with(d))];
     if n <= LOSS_LIMIT || d.is_stored() || (problem.is_matrix() && n <= BNB_LIMIT) {
-        seeds.extend(loss::plan_until(d, deadline));
+        seeds.extend(loss::plan_until(d, &stop));
     }
     if let Some(scans) = mpscan_scans.as_ref().filter(|_| n <= MPSCAN_STAR_LIMIT) {
-        seeds.push(mpscan_star::improve(scans.clone(), d, deadline));
+        seeds.push(mpscan_star::improve(scans.clone(), d, &stop));
     }
-    if let Ok(Some(order)) = cta_sltf::plan_until(problem, deadline) {
+    if let Ok(Some(order)) = cta_sltf::plan_until(problem, &stop) {
         seeds.push(order);
     }
     if let Some(scans) = mpscan_scans {
@@ -385,8 +387,7 @@ fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) =
-            branch_and_bound(problem, d, searched.as_deref(), root, watch, options);
+        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), root, watch);
         proven = optimal;
         seeds.push(order);
     } else {
@@ -404,7 +405,7 @@ fn improve(
     let near = if alpha {
         watch.phase("alpha candidates");
         let (near, tree_bound, zero_alpha) =
-            alpha::candidates(d, cheapest, ALPHA_CANDIDATES, deadline);
+            alpha::candidates(d, cheapest, ALPHA_CANDIDATES, &stop);
         watch.bound(bound::rounded_down(tree_bound));
         zero = Some(zero_alpha);
         near
@@ -423,7 +424,7 @@ fn improve(
     for (rank, (cost, seed)) in ranked.into_iter().enumerate() {
         if rank < 2 && close(cost) && !settled && !watch.done() {
             let mut better = seed.clone();
-            descend(d, &near, &mut better, reversals, deadline);
+            descend(d, &near, &mut better, reversals, &stop);
             watch.offer(d.tour(&better));
             improved.push(better);
         }
@@ -448,6 +449,7 @@ fn improve(
             &near,
             &mut kicked,
             &budget,
+            &stop,
             problem.is_matrix(),
             reversals,
             Some(&mut *watch),
@@ -457,7 +459,7 @@ fn improve(
             // seed: trials from walks, merged round by round, reach
             // further (see `walks`).
             watch.phase("trials");
-            let tours = walks::search(d, &near, zero, &mut kicked, &budget.until(deadline));
+            let tours = walks::search(d, &near, zero, &mut kicked, &budget, &stop);
             candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
         } else if reversals && !watch.done() {
             // Without α candidates, restarts on perturbed costs and the
@@ -468,9 +470,9 @@ fn improve(
             // few hundred kicks nine restarts ran on 1,000-node seek
             // matrices, 0.8 s for nothing.
             let kicks = ils::kicks(n, true, options);
-            let mut tours = trials::trials(d, &near, &kicked, kicks, &options.until(deadline));
+            let mut tours = trials::trials(d, &near, &kicked, kicks, options, &stop);
             tours.push(kicked.clone());
-            candidates.extend(merge::merge(d, &tours, deadline).map(|o| (o, Moves::Locate)));
+            candidates.extend(merge::merge(d, &tours, &stop).map(|o| (o, Moves::Locate)));
             candidates.extend(tours.into_iter().map(|o| (o, Moves::Locate)));
         }
         watch.offer(d.tour(&kicked));
@@ -487,6 +489,7 @@ fn improve(
                 &near,
                 &mut kicked,
                 &more,
+                &stop,
                 problem.is_matrix(),
                 reversals,
                 Some(&mut *watch),
@@ -507,10 +510,9 @@ fn branch_and_bound(
     incumbent: Option<&[usize]>,
     root: Option<&Assignment>,
     watch: &mut Watch,
-    options: &Options,
 ) -> (Vec<usize>, bool) {
     watch.phase("branch and bound");
-    let (order, optimal) = bnb::plan_with(d, incumbent, root, &options.until(watch.deadline()));
+    let (order, optimal) = bnb::plan_with(d, incumbent, root, &watch.stop());
     watch.offer(d.tour(&order));
     if optimal && problem.is_matrix() {
         watch.bound(d.tour(&order));

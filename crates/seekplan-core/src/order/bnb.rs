@@ -11,8 +11,8 @@ use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
 use super::{sltf, Options, Problem};
 use crate::atsp::{branch_and_bound_from, Assignment, Budget};
+use crate::stop::Stop;
 use crate::{Error, Result};
-use std::time::Instant;
 
 /// Matrix entries the search may scan (each child relaxation scans the
 /// whole matrix once): about a second of CPU on this project's machine,
@@ -35,20 +35,19 @@ pub const BNB_LIMIT: usize = DENSE_LIMIT;
 /// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
 /// whether the search proved it optimal; `start` is an incumbent order,
 /// `root` the assignment of `d`'s costs where it was already solved (see
-/// [`patch::stored_assignment`]).
+/// [`patch::stored_assignment`]); `stop` a caller's time limit or cancel.
 pub(crate) fn plan_with(
     d: &Dense,
     start: Option<&[usize]>,
     root: Option<&Assignment>,
-    options: &Options,
+    stop: &Stop,
 ) -> (Vec<usize>, bool) {
     let n = d.len();
     if n == 0 {
         return (Vec::new(), true);
     }
     let m = n + 1;
-    let deadline = options.deadline();
-    let Some(cost) = d.square_until(deadline) else {
+    let Some(cost) = d.square_until(stop) else {
         // Out of time before the search: the tour it was to start from.
         let order = start.map_or_else(|| sltf::plan_with(d), <[usize]>::to_vec);
         return (order, false);
@@ -57,7 +56,7 @@ pub(crate) fn plan_with(
     let budget = Budget {
         scans: SCANS,
         patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
-        deadline,
+        stop: stop.clone(),
     };
     let found = branch_and_bound_from(m, &cost, incumbent.as_deref(), root, budget);
     (d.path(&found.succ), found.optimal)
@@ -71,19 +70,14 @@ pub(crate) fn plan_with(
 /// search, its result depends on where it started (from a cheaper tour it
 /// finds nothing better sooner and may stop above BNB from a dearer one),
 /// and one starting tour for both keeps `best` never worse than BNB.
-/// `None` also once `deadline` passes (see [`patch::plan_near`]).
+/// `None` also once `stop` is reached (see [`patch::plan_near`]).
 pub(crate) fn patched(
     d: &Dense,
     near: &Neighbours,
     root: Option<&Assignment>,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> Option<Vec<usize>> {
-    patch::plan_near(
-        d,
-        (d.len() > NEAR_PATCH_FROM).then_some(near),
-        root,
-        deadline,
-    )
+    patch::plan_near(d, (d.len() > NEAR_PATCH_FROM).then_some(near), root, stop)
 }
 
 /// BNB in the registry.
@@ -103,21 +97,16 @@ impl Orderer for Bnb {
                 limit: BNB_LIMIT,
             });
         }
-        let deadline = options.deadline();
+        let stop = Stop::at(options.deadline());
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
-        let root = patch::stored_assignment(problem, &d, None);
-        let start = patched(&d, &near, root.as_ref(), deadline).map(|mut order| {
+        let root = patch::stored_assignment(problem, &d, &Stop::never());
+        let start = patched(&d, &near, root.as_ref(), &stop).map(|mut order| {
             let reversals = reversals_pay(problem, &d, &near);
-            descend(&d, &near, &mut order, reversals, deadline);
+            descend(&d, &near, &mut order, reversals, &stop);
             order
         });
-        let (order, optimal) = plan_with(
-            &d,
-            start.as_deref(),
-            root.as_ref(),
-            &options.until(deadline),
-        );
+        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), &stop);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

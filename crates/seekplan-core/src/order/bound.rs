@@ -11,11 +11,10 @@
 //! requests).
 
 use super::dense::Dense;
-use super::watch::Clock;
 use super::{sltf, Head, Problem};
 use crate::atsp::{assignment_until, Assignment};
+use crate::stop::{Clock, Stop};
 use crate::Moves;
-use std::time::Instant;
 
 /// Largest batch whose bound is computed on the stored (n + 1)² costs,
 /// 32 MB and well under a second at 2,048 requests; beyond it explicit
@@ -39,19 +38,19 @@ pub(crate) struct Relaxation {
 /// [`Problem::relaxation_until`]); above [`BOUND_LIMIT`] requests on a drive
 /// model the geometric bound, `None` where the model has no positions or
 /// `deadline` (a caller's time limit) passes before it is known.
-pub(crate) fn lower_bound(problem: &Problem, deadline: Option<Instant>) -> Option<f64> {
-    problem.relaxation_until(deadline).map(|r| r.total)
+pub(crate) fn lower_bound(problem: &Problem, stop: &Stop) -> Option<f64> {
+    problem.relaxation_until(stop).map(|r| r.total)
 }
 
 /// Solves the relaxations behind [`lower_bound`] (call it through
 /// [`Problem::relaxation_until`], which keeps the result), giving up at
 /// `deadline`.
-pub(crate) fn relaxation(problem: &Problem, deadline: Option<Instant>) -> Option<Relaxation> {
+pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
     let n = problem.len();
     let reads = read_times(problem);
     if n > BOUND_LIMIT {
         if !problem.is_matrix() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if stop.reached() {
                 return None;
             }
             return geometric(problem).map(|p| Relaxation {
@@ -59,12 +58,10 @@ pub(crate) fn relaxation(problem: &Problem, deadline: Option<Instant>) -> Option
                 locate: None,
             });
         }
-        return problem
-            .positioning_assignment(deadline)
-            .map(|a| Relaxation {
-                total: a.total + reads,
-                locate: Some(a),
-            });
+        return problem.positioning_assignment(stop).map(|a| Relaxation {
+            total: a.total + reads,
+            locate: Some(a),
+        });
     }
     if n == 0 {
         return Some(Relaxation {
@@ -72,17 +69,12 @@ pub(crate) fn relaxation(problem: &Problem, deadline: Option<Instant>) -> Option
             locate: None,
         });
     }
-    let costs = positioning_costs(problem, Moves::Locate, deadline)?;
-    let locate = assignment_until(n + 1, &costs, deadline)?;
+    let costs = positioning_costs(problem, Moves::Locate, stop)?;
+    let locate = assignment_until(n + 1, &costs, stop)?;
     // An explicit matrix has no streaming moves: one relaxation.
     let mut bound = locate.total;
     if !problem.is_matrix() {
-        bound = bound.min(positioning_bound(
-            problem,
-            Moves::ReadThrough,
-            bound,
-            deadline,
-        )?);
+        bound = bound.min(positioning_bound(problem, Moves::ReadThrough, bound, stop)?);
     }
     Some(Relaxation {
         total: bound + reads,
@@ -143,15 +135,11 @@ pub(crate) fn read_times(problem: &Problem) -> f64 {
 /// The positioning costs of schedules with `moves` over the n + 1 nodes
 /// (the depot last), row-major, the diagonal forbidden; `None` once
 /// `deadline` passes.
-fn positioning_costs(
-    problem: &Problem,
-    moves: Moves,
-    deadline: Option<Instant>,
-) -> Option<Vec<f64>> {
+fn positioning_costs(problem: &Problem, moves: Moves, stop: &Stop) -> Option<Vec<f64>> {
     let n = problem.len();
     let m = n + 1;
     let mut cost = vec![f64::INFINITY; m * m];
-    let mut clock = Clock::new(deadline);
+    let mut clock = Clock::new(stop);
     for i in 0..m {
         clock.tick()?;
         let head = if i == n { Head::Start } else { Head::After(i) };
@@ -169,14 +157,9 @@ fn positioning_costs(
 /// weaker bound at least `enough` when that already shows this kind of
 /// schedule cannot go below it (the sum of each row's cheapest move);
 /// `None` once `deadline` passes.
-fn positioning_bound(
-    problem: &Problem,
-    moves: Moves,
-    enough: f64,
-    deadline: Option<Instant>,
-) -> Option<f64> {
+fn positioning_bound(problem: &Problem, moves: Moves, enough: f64, stop: &Stop) -> Option<f64> {
     let m = problem.len() + 1;
-    let cost = positioning_costs(problem, moves, deadline)?;
+    let cost = positioning_costs(problem, moves, stop)?;
     let rows: f64 = cost
         .chunks(m)
         .map(|row| row.iter().copied().fold(f64::INFINITY, f64::min))
@@ -184,5 +167,5 @@ fn positioning_bound(
     if rows >= enough {
         return Some(rows);
     }
-    assignment_until(m, &cost, deadline).map(|a| a.total)
+    assignment_until(m, &cost, stop).map(|a| a.total)
 }

@@ -6,20 +6,17 @@ use super::registry::{Orderer, Plan};
 use super::Options;
 use super::{sltf, Problem};
 use crate::model::{Block, CtaModel};
+use crate::stop::Stop;
 use crate::{Error, Result};
-use std::time::Instant;
 
 /// The CTA-SLTF order; unsupported unless the problem's model has wrap
 /// positions.
 pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
-    plan_until(problem, None).map(|order| order.expect("no deadline to miss"))
+    plan_until(problem, &Stop::never()).map(|order| order.expect("nothing stops it"))
 }
 
 /// [`plan`], or `Ok(None)` once `deadline` (a caller's time limit) passes.
-pub(crate) fn plan_until(
-    problem: &Problem,
-    deadline: Option<Instant>,
-) -> Result<Option<Vec<usize>>> {
+pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Result<Option<Vec<usize>>> {
     let cta = problem
         .model()
         .and_then(CtaModel::ranking)
@@ -30,7 +27,7 @@ pub(crate) fn plan_until(
     let from_bot = problem
         .on_model(&cta, Block(0), None)
         .expect("a tape problem")?;
-    Ok(sltf::plan_until(&from_bot, deadline))
+    Ok(sltf::plan_until(&from_bot, stop))
 }
 
 /// CTA-SLTF in the registry.

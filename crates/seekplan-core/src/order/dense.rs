@@ -4,10 +4,9 @@
 //! cached positions ([`CostModel::pos`]) keep each node's position and time
 //! a move on demand, which is as fast as a lookup and needs no O(n²) memory.
 
-use super::watch::Clock;
 use super::{Head, Problem};
 use crate::model::{AlongBound, Block, Pos, PosCosts, PosJob};
-use std::time::Instant;
+use crate::stop::{Clock, Stop};
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
 /// 8 MB; beyond it, models with cached positions are timed on demand.
@@ -297,16 +296,16 @@ impl<'p> Dense<'p> {
     /// Every cost as one row-major (n + 1)² matrix with the diagonal
     /// forbidden (infinite): the input of the assignment-based solvers.
     pub(crate) fn square(&self) -> Vec<f64> {
-        self.square_until(None).expect("no deadline to miss")
+        self.square_until(&Stop::never()).expect("nothing stops it")
     }
 
-    /// [`Dense::square`], or `None` once `deadline` (a caller's time
-    /// limit) passes: on a drive model every entry is a locate timed from
-    /// two positions, 0.4 s at 4,000 DLT7000 requests.
-    pub(crate) fn square_until(&self, deadline: Option<Instant>) -> Option<Vec<f64>> {
+    /// [`Dense::square`], or `None` once `stop` (a caller's time limit or
+    /// cancel) is reached: on a drive model every entry is a locate timed
+    /// from two positions, 0.4 s at 4,000 DLT7000 requests.
+    pub(crate) fn square_until(&self, stop: &Stop) -> Option<Vec<f64>> {
         let m = self.n + 1;
         let mut cost = vec![f64::INFINITY; m * m];
-        let mut clock = Clock::new(deadline);
+        let mut clock = Clock::new(stop);
         for i in 0..m {
             clock.tick()?;
             for j in (0..m).filter(|&j| j != i) {

@@ -14,9 +14,9 @@ use super::tour::Tour;
 use super::watch::Watch;
 use super::Options;
 use super::EPS;
+use crate::stop::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 /// Longest segment a kick moves: local kicks keep the repair local.
 const MAX_SEGMENT: usize = 50;
@@ -98,27 +98,29 @@ fn default_iterations(n: usize, matrix: bool) -> usize {
 /// Improves `order` (an Or-opt optimum or not) in place; returns the gain.
 /// `matrix`: the costs are an explicit matrix (see [`KICKS_PER_NODE`]);
 /// `reversals`: the local search also reverses stretches (Lin–Kernighan
-/// flip chains) and kicks move three segments; `watch`: stops the kicks
-/// once the tour meets its target gap (checked every 64 kicks).
+/// flip chains) and kicks move three segments; `stop`: a caller's time
+/// limit or cancel, which ends the descents and the kicks; `watch`: stops
+/// the kicks once the tour meets its target gap (checked every 64 kicks).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn iterated(
     d: &Dense,
     near: &Neighbours,
     order: &mut Vec<usize>,
     options: &Options,
+    stop: &Stop,
     matrix: bool,
     reversals: bool,
     mut watch: Option<&mut Watch>,
 ) -> f64 {
     let start_cost = d.tour(order);
-    let deadline = options.deadline();
-    let mut gain = descend(d, near, order, reversals, deadline);
+    let mut gain = descend(d, near, order, reversals, stop);
     let n = order.len();
     if n < 3 {
         return gain;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut tour = Tour::new(d.depot(), order);
-    tour.until(deadline);
+    tour.until(stop);
     if reversals {
         tour.track_reversals(d);
     }
@@ -132,7 +134,7 @@ pub(crate) fn iterated(
     let mut ends = Vec::with_capacity(2 * segments + 2);
     for kick in 0..budget {
         if kick % 64 == 0 {
-            if deadline.is_some_and(|t| Instant::now() >= t) {
+            if stop.reached() {
                 break;
             }
             if let Some(w) = watch.as_deref_mut() {

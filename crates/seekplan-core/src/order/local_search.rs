@@ -12,10 +12,9 @@ use super::kopt::k_opt;
 use super::lk::lin_kernighan;
 use super::or_chain::or_chains;
 use super::tour::Tour;
-use super::watch::Clock;
 use super::{Problem, EPS};
 use crate::model::Pos;
-use std::time::Instant;
+use crate::stop::{Clock, Stop};
 
 /// Costs are nearly symmetric when the reverses of the neighbour-list moves
 /// cost on average less than this many times the moves: moves that reverse
@@ -50,14 +49,14 @@ impl Neighbours {
     /// included): among the nodes nearest along the medium when `d` caches
     /// positions, among all nodes otherwise.
     pub(crate) fn new(d: &Dense) -> Self {
-        Self::until(d, None).expect("no deadline to miss")
+        Self::until(d, &Stop::never()).expect("nothing stops it")
     }
 
-    /// [`Neighbours::new`], or `None` once `deadline` (a caller's time
-    /// limit) passes while they are sought: 0.6-0.7 s on an explicit matrix
-    /// of 10,000 nodes or 100,000 LTO-9 requests.
-    pub(crate) fn until(d: &Dense, deadline: Option<Instant>) -> Option<Self> {
-        let mut clock = Clock::new(deadline);
+    /// [`Neighbours::new`], or `None` once `stop` (a caller's time limit
+    /// or cancel) is reached while they are sought: 0.6-0.7 s on an
+    /// explicit matrix of 10,000 nodes or 100,000 LTO-9 requests.
+    pub(crate) fn until(d: &Dense, stop: &Stop) -> Option<Self> {
+        let mut clock = Clock::new(stop);
         match d.cached_positions() {
             Some((from, to)) if d.len() > 2 * WINDOW => Self::along(d, from, to, &mut clock),
             _ => Self::all_pairs(d, &mut clock),
@@ -453,17 +452,17 @@ pub(crate) fn reversals_pay(problem: &Problem, d: &Dense, near: &Neighbours) -> 
 }
 
 /// Or-opt and Or-3opt (and Or-3opt chains, Lin–Kernighan and 5-opt when
-/// `reversals`) in turn until none improves `order`, or until `deadline`
-/// (a caller's time limit) passes; returns the gain.
+/// `reversals`) in turn until none improves `order`, or until `stop` (a
+/// caller's time limit or cancel) is reached; returns the gain.
 pub(crate) fn descend(
     d: &Dense,
     near: &Neighbours,
     order: &mut Vec<usize>,
     reversals: bool,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> f64 {
     let mut tour = Tour::new(d.depot(), order);
-    tour.until(deadline);
+    tour.until(stop);
     if reversals {
         tour.track_reversals(d);
     }
@@ -503,7 +502,7 @@ mod tests {
                 .map(|d| {
                     let near = Neighbours::new(d);
                     let mut order: Vec<usize> = (0..d.len()).rev().collect();
-                    descend(d, &near, &mut order, reversals, None);
+                    descend(d, &near, &mut order, reversals, &Stop::never());
                     order
                 })
                 .collect();

@@ -27,11 +27,10 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
-use super::watch::Clock;
 use super::Options;
 use super::Problem;
+use crate::stop::{Clock, Stop};
 use crate::Result;
-use std::time::Instant;
 
 const NONE: usize = usize::MAX;
 
@@ -102,12 +101,12 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
 
 /// The LOSS order for the costs `d` (best shares one matrix among seeds).
 pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
-    plan_until(d, None).expect("no deadline to miss")
+    plan_until(d, &Stop::never()).expect("nothing stops it")
 }
 
 /// [`plan_with`], or `None` once `deadline` (a caller's time limit)
 /// passes: each of its n steps looks at every node.
-pub(crate) fn plan_until(d: &Dense, deadline: Option<Instant>) -> Option<Vec<usize>> {
+pub(crate) fn plan_until(d: &Dense, stop: &Stop) -> Option<Vec<usize>> {
     let n = d.len();
     if n <= 1 {
         return Some((0..n).collect());
@@ -122,7 +121,7 @@ pub(crate) fn plan_until(d: &Dense, deadline: Option<Instant>) -> Option<Vec<usi
     };
     // A loss for a node with a single choice left: it must be served now.
     let forced = f64::MAX / 4.0;
-    let mut clock = Clock::new(deadline);
+    let mut clock = Clock::new(stop);
     for _ in 0..nodes - 1 {
         clock.tick()?;
         // (loss, edge cost, node, from, to)

@@ -7,7 +7,7 @@
 
 use super::dense::Dense;
 use crate::atsp::{branch_and_bound, Budget};
-use std::time::Instant;
+use crate::stop::Stop;
 
 /// Matrix entries the search may read (each relaxation re-optimised reads
 /// rows of n + 1): a budget, so merging stays a fraction of the trials'
@@ -15,14 +15,10 @@ use std::time::Instant;
 const SCANS: f64 = 2e8;
 
 /// The cheapest tour found (the exact one when the search finishes, which
-/// `deadline` may cut short) using only edges of `tours` (orders of the
+/// `stop` may cut short) using only edges of `tours` (orders of the
 /// same requests), never worse than the cheapest of them; `None` without
 /// tours.
-pub(crate) fn merge(
-    d: &Dense,
-    tours: &[Vec<usize>],
-    deadline: Option<Instant>,
-) -> Option<Vec<usize>> {
+pub(crate) fn merge(d: &Dense, tours: &[Vec<usize>], stop: &Stop) -> Option<Vec<usize>> {
     let best = tours
         .iter()
         .min_by(|a, b| d.tour(a).total_cmp(&d.tour(b)))?;
@@ -39,7 +35,7 @@ pub(crate) fn merge(
     let budget = Budget {
         scans: SCANS,
         patience: SCANS,
-        deadline,
+        stop: stop.clone(),
     };
     let found = branch_and_bound(m, &cost, Some(&d.successors(best)), budget);
     Some(d.path(&found.succ))
@@ -85,7 +81,7 @@ mod tests {
                         o
                     })
                     .collect();
-                let merged = merge(d, &tours, None).unwrap();
+                let merged = merge(d, &tours, &Stop::never()).unwrap();
                 let mut seen = merged.clone();
                 seen.sort_unstable();
                 prop_assert_eq!(seen, (0..d.len()).collect::<Vec<_>>());

@@ -53,6 +53,7 @@ pub use schedule::{Moves, Schedule, Step};
 pub use watch::{Progress, SearchReport, Snapshot, StopReason};
 
 use crate::model::{Block, CostMatrix, CostModel, Extent};
+use crate::stop::Stop;
 use crate::{Error, Result};
 use std::fmt;
 use std::str::FromStr;
@@ -128,7 +129,9 @@ pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result
         // `best`'s bound includes the relaxation wherever it solved one
         // (on a renumbered batch, on the renumbered copy: solving it again
         // here took 0.13 s at 100,000 requests).
-        (true, false) => plan.bound.or_else(|| bound::lower_bound(problem, deadline)),
+        (true, false) => plan
+            .bound
+            .or_else(|| bound::lower_bound(problem, &Stop::at(deadline))),
     };
     Ok(schedule.with_bound(bound))
 }

@@ -5,12 +5,11 @@
 //! opposite direction starts from that end of the tape.
 
 use super::registry::{Orderer, Plan};
-use super::watch::Clock;
 use super::Options;
 use super::{Head, Problem};
 use crate::model::{classify, Physical, SeekClass};
+use crate::stop::{Clock, Stop};
 use crate::Result;
-use std::time::Instant;
 
 /// An MPScan order and the scan each served request belongs to.
 #[derive(Clone)]
@@ -23,13 +22,13 @@ pub(crate) struct Scans {
 
 /// The MPScan schedule of a problem with a linear tape geometry.
 pub(crate) fn plan(problem: &Problem) -> Scans {
-    plan_until(problem, None).expect("no deadline to miss")
+    plan_until(problem, &Stop::never()).expect("nothing stops it")
 }
 
 /// [`plan`], or `None` once `deadline` (a caller's time limit) passes:
 /// each step looks at every remaining request, 1.4 s at 20,000 MLR1
 /// requests.
-pub(crate) fn plan_until(problem: &Problem, deadline: Option<Instant>) -> Option<Scans> {
+pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Option<Scans> {
     let n = problem.len();
     let targets: Vec<(Physical, f64)> = (0..n)
         .map(|j| problem.target_physical(j).expect("checked by run()"))
@@ -51,7 +50,7 @@ pub(crate) fn plan_until(problem: &Problem, deadline: Option<Instant>) -> Option
     let mut order = Vec::with_capacity(n);
     let mut scan = Vec::with_capacity(n);
     let mut current = 0;
-    let mut clock = Clock::new(deadline);
+    let mut clock = Clock::new(stop);
     while !remaining.is_empty() {
         clock.tick()?;
         let candidate = remaining

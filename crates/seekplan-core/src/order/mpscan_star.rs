@@ -6,19 +6,19 @@ use super::dense::Dense;
 use super::registry::{Orderer, Plan};
 use super::Options;
 use super::{mpscan, Problem};
+use crate::stop::Stop;
 use crate::Result;
-use std::time::Instant;
 
 /// The MPScan* order.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
-    improve(mpscan::plan(problem), &Dense::new(problem), None)
+    improve(mpscan::plan(problem), &Dense::new(problem), &Stop::never())
 }
 
 /// MPScan* from an MPScan schedule, costs taken from `d` (best shares both
 /// with its other candidates); once `deadline` (a caller's time limit)
 /// passes, the cheapest schedule seen so far (each pass folds a scan in
 /// O(n²) at worst, and a batch has dozens of scans).
-pub(crate) fn improve(scans: mpscan::Scans, d: &Dense, deadline: Option<Instant>) -> Vec<usize> {
+pub(crate) fn improve(scans: mpscan::Scans, d: &Dense, stop: &Stop) -> Vec<usize> {
     let mpscan::Scans {
         mut order,
         mut scan,
@@ -41,7 +41,7 @@ pub(crate) fn improve(scans: mpscan::Scans, d: &Dense, deadline: Option<Instant>
     // Figure 4 removes the last scan while more than one remains, so a
     // schedule of one non-empty scan after an empty pass is folded too.
     let mut scans = scan.last().expect("non-empty") + 1;
-    while scans > 1 && deadline.is_none_or(|t| Instant::now() < t) {
+    while scans > 1 && !stop.reached() {
         let last = scans - 1;
         let cut = scan.iter().position(|&s| s >= last).unwrap_or(order.len());
         let removed = order.split_off(cut);
@@ -141,7 +141,7 @@ mod tests {
         let scans = mpscan::plan(&problem);
         let folded = scans.scan.last().is_some_and(|&s| s >= 1);
         let mpscan_order = scans.order.clone();
-        let star = improve(scans, &d, None);
+        let star = improve(scans, &d, &Stop::never());
         let opt = super::super::opt::plan(&problem).unwrap();
         if folded {
             prop_assert!(d.tour(&star) <= d.tour(&opt) + 1e-9, "{star:?} {opt:?}");

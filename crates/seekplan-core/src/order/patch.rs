@@ -14,8 +14,8 @@ use crate::atsp::{
     assignment_until, cheapest_exchange, cycles, merge_cycles, patch, sparse_assignment_within,
     Assignment, Costs, OnLine,
 };
+use crate::stop::Stop;
 use crate::{Error, Result};
-use std::time::Instant;
 
 /// Largest batch whose (n + 1)² costs are stored for the assignment:
 /// 128 MB at 4,000.
@@ -41,20 +41,16 @@ pub(crate) const NEAR_PATCH_FROM: usize = 1_000;
 /// requests: one node has no assignment without its diagonal; none either
 /// once `deadline` passes while it is solved). PATCH patches its cycles and
 /// branch and bound starts from it, so it is solved once.
-pub(crate) fn stored_assignment(
-    problem: &Problem,
-    d: &Dense,
-    deadline: Option<Instant>,
-) -> Option<Assignment> {
+pub(crate) fn stored_assignment(problem: &Problem, d: &Dense, stop: &Stop) -> Option<Assignment> {
     let n = d.len();
     match problem
-        .relaxation_until(deadline)
+        .relaxation_until(stop)
         .and_then(|r| r.locate.as_ref())
     {
         Some(a) => Some(a.clone()),
         None => (1..=DENSE_LIMIT)
             .contains(&n)
-            .then(|| assignment_until(n + 1, &d.square_until(deadline)?, deadline))
+            .then(|| assignment_until(n + 1, &d.square_until(stop)?, stop))
             .flatten(),
     }
 }
@@ -71,7 +67,7 @@ pub(crate) fn plan_near(
     d: &Dense,
     near: Option<&Neighbours>,
     root: Option<&Assignment>,
-    deadline: Option<Instant>,
+    stop: &Stop,
 ) -> Option<Vec<usize>> {
     let n = d.len();
     if n == 0 {
@@ -80,7 +76,7 @@ pub(crate) fn plan_near(
     let m = n + 1;
     let mut succ = match root {
         Some(a) => a.succ.clone(),
-        None => sparse_assignment_within(m, TapeCosts::new(d), WORK_PER_ROW * m, deadline)?.succ,
+        None => sparse_assignment_within(m, TapeCosts::new(d), WORK_PER_ROW * m, stop)?.succ,
     };
     match near {
         Some(near) => patch_near(&mut succ, d, near),
@@ -180,8 +176,8 @@ impl Orderer for Patch {
         let d = Dense::new(problem);
         let near = (d.len() > NEAR_PATCH_FROM).then(|| Neighbours::new(&d));
         // A time limit steers `best`; PATCH alone runs to its answer.
-        let root = stored_assignment(problem, &d, None);
-        plan_near(&d, near.as_ref(), root.as_ref(), None)
+        let root = stored_assignment(problem, &d, &Stop::never());
+        plan_near(&d, near.as_ref(), root.as_ref(), &Stop::never())
             .map(Plan::locate)
             .ok_or_else(|| Error::Unsupported {
                 algo: "patch".into(),
@@ -200,6 +196,7 @@ mod tests {
         Block, CostModel, Extent, HelicalModel, HelicalSpec, LinearSeek, LtoModel, ReadThrough,
     };
     use proptest::prelude::*;
+    use std::time::Instant;
 
     /// A helical tape whose moves forward read through: its bound by
     /// distance differs with the direction.
@@ -255,8 +252,8 @@ mod tests {
             let d = Dense::on_demand(&problem);
             let costs = TapeCosts::new(&d);
             prop_assert!(costs.on_line().is_some());
-            let by_line = sparse_assignment_within(n + 1, costs, usize::MAX, None);
-            let all = sparse_assignment_within(n + 1, |i, j| d.cost(i, j), usize::MAX, None);
+            let by_line = sparse_assignment_within(n + 1, costs, usize::MAX, &Stop::never());
+            let all = sparse_assignment_within(n + 1, |i, j| d.cost(i, j), usize::MAX, &Stop::never());
             let (by_line, all) = (by_line.expect("solved"), all.expect("solved"));
             prop_assert_eq!(by_line.succ, all.succ);
             prop_assert_eq!(by_line.row, all.row);
@@ -278,9 +275,9 @@ mod tests {
             .collect();
         let problem = Problem::tape(&model, requests, Block(0), None).unwrap();
         let d = Dense::on_demand(&problem);
-        let passed = Some(Instant::now());
-        assert_eq!(plan_near(&d, None, None, passed), None);
-        let order = plan_near(&d, None, None, None).expect("a tour");
+        let passed = Stop::at(Some(Instant::now()));
+        assert_eq!(plan_near(&d, None, None, &passed), None);
+        let order = plan_near(&d, None, None, &Stop::never()).expect("a tour");
         assert_eq!(order.len(), 300);
     }
 }

@@ -5,9 +5,9 @@
 use super::bound::Relaxation;
 use crate::atsp::{sparse_assignment_within, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
+use crate::stop::Stop;
 use crate::{Error, Moves, Result};
 use std::sync::OnceLock;
-use std::time::Instant;
 
 /// Where the head is before a move: at the start position or after a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,8 +143,8 @@ impl<'a> Problem<'a> {
     /// sparse solver checked against every cost. `None` when the sparse
     /// solver finds none (see [`sparse_assignment_within`]) or `deadline`
     /// passes first. The lower bound keeps it ([`Problem::relaxation_until`]).
-    pub(crate) fn positioning_assignment(&self, deadline: Option<Instant>) -> Option<Assignment> {
-        sparse_assignment_within(self.len() + 1, Positioning(self), usize::MAX, deadline)
+    pub(crate) fn positioning_assignment(&self, stop: &Stop) -> Option<Assignment> {
+        sparse_assignment_within(self.len() + 1, Positioning(self), usize::MAX, stop)
     }
 
     /// The assignment lower bound and the locate assignment behind it,
@@ -152,10 +152,10 @@ impl<'a> Problem<'a> {
     /// later call starts again) once `deadline`, a caller's time limit,
     /// passes while it is solved (on an explicit matrix of 10,000 nodes it
     /// takes over a second).
-    pub(crate) fn relaxation_until(&self, deadline: Option<Instant>) -> Option<&Relaxation> {
+    pub(crate) fn relaxation_until(&self, stop: &Stop) -> Option<&Relaxation> {
         if self.relaxation.get().is_none() {
-            let found = super::bound::relaxation(self, deadline);
-            if found.is_none() && deadline.is_some_and(|d| Instant::now() >= d) {
+            let found = super::bound::relaxation(self, stop);
+            if found.is_none() && stop.reached() {
                 return None;
             }
             let _ = self.relaxation.set(found);

@@ -2,12 +2,11 @@
 
 use super::dense::Dense;
 use super::registry::{Orderer, Plan};
-use super::watch::Clock;
 use super::Options;
 use super::Problem;
 use crate::model::{AlongBound, Pos};
+use crate::stop::{Clock, Stop};
 use crate::Result;
-use std::time::Instant;
 
 /// From the head, repeatedly serve the request with the least locate time.
 pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
@@ -15,8 +14,8 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
 }
 
 /// [`plan`], or `None` once `deadline` (a caller's time limit) passes.
-pub(crate) fn plan_until(problem: &Problem, deadline: Option<Instant>) -> Option<Vec<usize>> {
-    plan_with_until(&Dense::on_demand(problem), deadline)
+pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Option<Vec<usize>> {
+    plan_with_until(&Dense::on_demand(problem), stop)
 }
 
 /// SLTF on the costs `d` (best shares them among seeds); ties go to the
@@ -24,12 +23,12 @@ pub(crate) fn plan_until(problem: &Problem, deadline: Option<Instant>) -> Option
 /// its distance along the medium, each step looks only at the requests
 /// near the head (the same order, found in O(n log n) rather than O(n²)).
 pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
-    plan_with_until(d, None).expect("no deadline to miss")
+    plan_with_until(d, &Stop::never()).expect("nothing stops it")
 }
 
 /// [`plan_with`], or `None` once `deadline` (a caller's time limit) passes.
-pub(crate) fn plan_with_until(d: &Dense, deadline: Option<Instant>) -> Option<Vec<usize>> {
-    let mut clock = Clock::new(deadline);
+pub(crate) fn plan_with_until(d: &Dense, stop: &Stop) -> Option<Vec<usize>> {
+    let mut clock = Clock::new(stop);
     match (d.cached_positions(), d.along_bound()) {
         (Some((from, to)), Some(bound)) => by_distance(d, from, to, bound, &mut clock),
         _ => by_scan(d, &mut clock),

@@ -2,10 +2,9 @@
 
 use super::dense::Dense;
 use super::edge_sums::EdgeSums;
-use super::watch::Clock;
+use crate::stop::{Clock, Stop};
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::time::Instant;
 
 /// One logged change of a [`Tour`].
 enum Change {
@@ -38,7 +37,8 @@ pub(crate) struct Tour {
     /// Per node, the last edge out of it that [`Tour::edge_cost`] timed
     /// (its head and cost).
     edges: Vec<Cell<(usize, f64)>>,
-    /// When the local searches stop taking nodes (a caller's time limit).
+    /// When the local searches stop taking nodes (a caller's time limit or
+    /// cancel).
     clock: Clock,
 }
 
@@ -60,15 +60,15 @@ impl Tour {
             queue: VecDeque::new(),
             log: Vec::new(),
             sums: None,
-            clock: Clock::new(None),
+            clock: Clock::new(&Stop::never()),
         }
     }
 
-    /// Stops the local searches on this tour once `deadline` passes: each
-    /// move they make is whole, so the tour stays valid, only less
-    /// improved.
-    pub(crate) fn until(&mut self, deadline: Option<Instant>) {
-        self.clock = Clock::new(deadline);
+    /// Stops the local searches on this tour once `stop` is reached (a
+    /// caller's time limit or cancel): each move they make is whole, so the
+    /// tour stays valid, only less improved.
+    pub(crate) fn until(&mut self, stop: &Stop) {
+        self.clock = Clock::new(stop);
     }
 
     /// The cost of u → v on `d`, remembered per u until another edge out
@@ -212,8 +212,7 @@ impl Tour {
     /// The next queued node; when none is left and `moved` says the last
     /// round moved something, a new round queues every node from position
     /// `from` on (1: requests only, 0: the depot too) and clears `moved`.
-    /// None from the moment the tour's deadline has passed (see
-    /// [`Tour::until`]).
+    /// None from the moment the tour's stop is reached (see [`Tour::until`]).
     pub(super) fn next(&mut self, moved: &mut bool, from: usize) -> Option<usize> {
         if self.clock.expired() {
             for w in self.queue.drain(..) {

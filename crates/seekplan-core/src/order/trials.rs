@@ -20,9 +20,9 @@ use super::ils;
 use super::local_search::Neighbours;
 use super::Options;
 use crate::atsp::{assignment, patch};
+use crate::stop::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 /// Most restarts: with 6, stilt at 316 nodes ended 0.02–1.0 % above LKH-3
 /// over kick seeds 1–4 and the default; with 9, 0.19–0.59 %; crane at
@@ -63,8 +63,8 @@ pub(crate) fn trials(
     best: &[usize],
     kicks: usize,
     options: &Options,
+    stop: &Stop,
 ) -> Vec<Vec<usize>> {
-    let deadline = options.deadline();
     let n = d.len().max(1);
     let per_trial = (kicks / PERTURBED_SHARE + kicks / POLISH_SHARE).max(1);
     let count = match TRIALS.min(WORK / (per_trial * n)) {
@@ -78,7 +78,7 @@ pub(crate) fn trials(
         if since >= PATIENCE {
             break;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if stop.reached() {
             break;
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seeds.gen());
@@ -99,9 +99,9 @@ pub(crate) fn trials(
             let budget = Options {
                 seed: rng.gen(),
                 iterations: Some(kicks / share),
-                ..options.until(deadline)
+                ..options.clone()
             };
-            ils::iterated(costs, near, &mut order, &budget, true, true, None);
+            ils::iterated(costs, near, &mut order, &budget, stop, true, true, None);
         }
         let cost = d.tour(&order);
         if cost < record - 1e-9 * record.abs() {
@@ -133,17 +133,17 @@ mod tests {
         on_closed_tour(tilted(40), |d, near| {
             let best: Vec<usize> = (0..d.len()).collect();
             let options = Options::default();
-            let tours = trials(d, near, &best, 50, &options);
+            let tours = trials(d, near, &best, 50, &options, &Stop::never());
             assert!(!tours.is_empty() && tours.len() <= TRIALS);
-            assert_eq!(tours, trials(d, near, &best, 50, &options));
+            assert_eq!(tours, trials(d, near, &best, 50, &options, &Stop::never()));
             for t in &tours {
                 let mut seen = t.clone();
                 seen.sort_unstable();
                 assert_eq!(seen, best);
             }
-            assert!(trials(d, near, &best, 10 * WORK, &options).is_empty());
+            assert!(trials(d, near, &best, 10 * WORK, &options, &Stop::never()).is_empty());
             // Room for one trial (99,999 kicks x 40 nodes) is none.
-            assert!(trials(d, near, &best, 166_667, &options).is_empty());
+            assert!(trials(d, near, &best, 166_667, &options, &Stop::never()).is_empty());
         });
     }
 }

@@ -27,9 +27,9 @@ use super::ils;
 use super::local_search::Neighbours;
 use super::merge;
 use super::Options;
+use crate::stop::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 /// Trials per round. With 6 trials of half the main search's kicks each,
 /// 3 rounds, stilt at 316 nodes (instance seed 2, kick seeds 1–4) ended
@@ -132,7 +132,9 @@ pub(crate) fn walk(
 /// LKH-3's edges undirected but 26 % directed, and only that start left it
 /// (see [`super::trials`]). Returns every trial's tour, and whether any
 /// ended on the cost of a tour in `seen` (the costs of the search's earlier
-/// trials and best tours; new costs are added to it).
+/// trials and best tours; new costs are added to it). `stop` ends them
+/// early (a caller's time limit or cancel).
+#[allow(clippy::too_many_arguments)]
 fn trials(
     d: &Dense,
     near: &Neighbours,
@@ -140,9 +142,9 @@ fn trials(
     best: &mut Vec<usize>,
     reversed_first: bool,
     options: &Options,
+    stop: &Stop,
     seen: &mut Vec<f64>,
 ) -> (Vec<Vec<usize>>, bool) {
-    let deadline = options.deadline();
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed ^ WALK_SEED);
     let mut record = d.tour(best);
     let mut succ = d.successors(best);
@@ -153,7 +155,7 @@ fn trials(
         if repeats >= REPEATS && !shortened {
             break;
         }
-        if deadline.is_some_and(|t| Instant::now() >= t) {
+        if stop.reached() {
             break;
         }
         let mut order = if t == 0 && reversed_first {
@@ -163,9 +165,9 @@ fn trials(
         };
         let budget = Options {
             seed: rng.gen(),
-            ..options.until(deadline)
+            ..options.clone()
         };
-        ils::iterated(d, near, &mut order, &budget, true, true, None);
+        ils::iterated(d, near, &mut order, &budget, stop, true, true, None);
         let cost = d.tour(&order);
         repeats += usize::from(!novel(seen, cost));
         if cost < record - SAME * record.abs() {
@@ -207,8 +209,8 @@ pub(crate) fn search(
     zero: &[Vec<bool>],
     best: &mut Vec<usize>,
     options: &Options,
+    stop: &Stop,
 ) -> Vec<Vec<usize>> {
-    let deadline = options.deadline();
     let kicks = ils::kicks(d.len(), true, options) / SHARE;
     let mut found = Vec::new();
     let mut seen = Vec::new();
@@ -218,18 +220,18 @@ pub(crate) fn search(
         let opts = Options {
             seed: options.seed.wrapping_add(ROUND_SEED * round as u64),
             iterations: Some(kicks),
-            ..options.until(deadline)
+            ..options.clone()
         };
-        let (made, repeated) = trials(d, near, zero, best, round == 0, &opts, &mut seen);
+        let (made, repeated) = trials(d, near, zero, best, round == 0, &opts, stop, &mut seen);
         let mut tours = vec![best.clone()];
         tours.extend(made);
         let mut shorter = false;
-        if let Some(mut merged) = merge::merge(d, &tours, deadline) {
+        if let Some(mut merged) = merge::merge(d, &tours, stop) {
             let polish = Options {
                 seed: opts.seed ^ POLISH_SEED,
                 ..opts.clone()
             };
-            ils::iterated(d, near, &mut merged, &polish, true, true, None);
+            ils::iterated(d, near, &mut merged, &polish, stop, true, true, None);
             if d.tour(&merged) < d.tour(best) {
                 *best = merged.clone();
             }
@@ -306,8 +308,8 @@ mod tests {
         let made = |rows: Vec<Vec<f64>>| {
             on_closed_tour(rows, |d, _| {
                 let mut best: Vec<usize> = (0..d.len()).collect();
-                let (near, _, zero) = alpha::candidates(d, d.tour(&best), 5, None);
-                search(d, &near, &zero, &mut best, &kicks).len()
+                let (near, _, zero) = alpha::candidates(d, d.tour(&best), 5, &Stop::never());
+                search(d, &near, &zero, &mut best, &kicks, &Stop::never()).len()
             })
         };
         // Every tour costs the same: the first round's trials repeat it
@@ -327,19 +329,22 @@ mod tests {
     fn the_search_keeps_a_permutation_never_worse_than_its_start() {
         on_closed_tour(tilted(40), |d, _| {
             let start: Vec<usize> = (0..d.len()).rev().collect();
-            let (near, _, zero) = alpha::candidates(d, d.tour(&start), 5, None);
+            let (near, _, zero) = alpha::candidates(d, d.tour(&start), 5, &Stop::never());
             let options = Options {
                 iterations: Some(40),
                 ..Options::default()
             };
             let mut best = start.clone();
-            let tours = search(d, &near, &zero, &mut best, &options);
+            let tours = search(d, &near, &zero, &mut best, &options, &Stop::never());
             assert!(d.tour(&best) <= d.tour(&start) + 1e-9);
             assert!(is_permutation(&best, d.len()));
             assert!(tours.iter().all(|t| is_permutation(t, d.len())));
             assert!(tours.iter().all(|t| d.tour(&best) <= d.tour(t) + 1e-9));
             let mut again = start.clone();
-            assert_eq!(tours, search(d, &near, &zero, &mut again, &options));
+            assert_eq!(
+                tours,
+                search(d, &near, &zero, &mut again, &options, &Stop::never())
+            );
             assert_eq!(best, again);
         });
     }

@@ -7,9 +7,11 @@
 //! or when its improvement budget is spent, whichever comes first.
 
 use super::Options;
+use crate::stop::{Beat, Stop};
 use serde::Serialize;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A tour within this fraction of the bound counts as meeting it: the two
@@ -110,17 +112,18 @@ pub(crate) struct Watch {
     phase: &'static str,
     phase_cpu: f64,
     phases: Vec<(&'static str, f64)>,
-    progress: Option<Progress>,
-    reported: Option<Instant>,
-    cancelled: bool,
+    /// The caller's progress callback and what it was shown, shared with
+    /// the heartbeats of the long steps (see [`Watch::stop`]).
+    reporter: Option<Arc<Reporter>>,
 }
 
 impl Watch {
     /// A run started now under `options`, on requests whose reads take
     /// `reads` seconds together.
     pub(crate) fn new(options: &Options, reads: f64) -> Self {
+        let started = Instant::now();
         Watch {
-            started: Instant::now(),
+            started,
             deadline: options.deadline(),
             gap: options.gap,
             reads,
@@ -130,9 +133,14 @@ impl Watch {
             phase: "start",
             phase_cpu: thread_cpu_s(),
             phases: Vec::new(),
-            progress: options.progress.clone(),
-            reported: None,
-            cancelled: false,
+            reporter: options.progress.clone().map(|progress| {
+                Arc::new(Reporter {
+                    progress,
+                    started,
+                    shown: Mutex::new(Shown::default()),
+                    cancelled: AtomicBool::new(false),
+                })
+            }),
         }
     }
 
@@ -183,7 +191,7 @@ impl Watch {
     /// Whether no further phase should run: the gap is closed, the time is
     /// up, or the caller asked to stop.
     pub(crate) fn done(&self) -> bool {
-        self.reached() || self.out_of_time() || self.cancelled
+        self.reached() || self.out_of_time() || self.cancelled()
     }
 
     /// Starts the phase `name`, closing the one running.
@@ -220,7 +228,7 @@ impl Watch {
             Some(b) if self.gap > 0.0 && self.within(positioning, b - self.reads) => {
                 StopReason::Gap
             }
-            _ if self.cancelled => StopReason::Cancelled,
+            _ if self.cancelled() => StopReason::Cancelled,
             _ if self.out_of_time() => StopReason::Time,
             _ => StopReason::Budget,
         };
@@ -239,62 +247,82 @@ impl Watch {
         positioning + self.reads <= total_bound + total_bound.abs() * self.gap.max(ROUNDING)
     }
 
+    /// Shows the caller the run as it stands, at most every
+    /// [`REPORT_EVERY`].
     fn report(&mut self) {
-        let Some(progress) = &self.progress else {
-            return;
-        };
-        if self.reported.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
-            return;
+        if let Some(reporter) = &self.reporter {
+            let best = self.best.is_finite().then_some(self.best + self.reads);
+            let bound = self.bound.map(|b| b + self.reads);
+            reporter.beat(Some((self.phase, best, bound)));
         }
-        self.reported = Some(Instant::now());
-        let go_on = (progress.0)(Snapshot {
-            phase: self.phase,
-            best_total_s: self.best.is_finite().then_some(self.best + self.reads),
-            bound_s: self.bound.map(|b| b + self.reads),
-            elapsed_s: self.started.elapsed().as_secs_f64(),
+    }
+
+    /// Whether the caller's progress callback asked to stop.
+    fn cancelled(&self) -> bool {
+        self.reporter
+            .as_ref()
+            .is_some_and(|r| r.cancelled.load(Ordering::Relaxed))
+    }
+
+    /// When the long steps of this run stop: at the caller's deadline, or
+    /// once the caller's progress callback, which they call now and then
+    /// (as the phases do, at most every [`REPORT_EVERY`]), asks to. A step
+    /// that took seconds without a look at either kept Ctrl-C waiting.
+    pub(crate) fn stop(&self) -> Stop {
+        let beat = self.reporter.as_ref().map(|r| {
+            let r = Arc::clone(r);
+            Arc::new(move || r.beat(None)) as Beat
         });
-        self.cancelled |= !go_on;
+        Stop::with_beat(self.deadline, beat)
     }
 }
 
-/// Steps of a loop between two looks at the clock (a look costs ~25 ns; a
-/// step of the loops that use [`Clock`], a node's moves or a row of costs,
-/// takes 1-20 µs).
-const CLOCK_EVERY: usize = 256;
-
-/// A caller's deadline as a long loop sees it: looked at on the first step
-/// (a deadline already passed stops the loop at once) and once every
-/// [`CLOCK_EVERY`] steps after.
-pub(crate) struct Clock {
-    deadline: Option<Instant>,
-    steps: usize,
-    expired: bool,
+/// What the progress callback was last shown, and when.
+#[derive(Default)]
+struct Shown {
+    phase: &'static str,
+    best_total_s: Option<f64>,
+    bound_s: Option<f64>,
+    at: Option<Instant>,
 }
 
-impl Clock {
-    /// A clock for `deadline` (none: it never expires).
-    pub(crate) fn new(deadline: Option<Instant>) -> Self {
-        Clock {
-            deadline,
-            steps: 0,
-            expired: false,
-        }
-    }
+/// The caller's progress callback, called by the run's phases and by the
+/// heartbeats of its long steps.
+struct Reporter {
+    progress: Progress,
+    started: Instant,
+    shown: Mutex<Shown>,
+    cancelled: AtomicBool,
+}
 
-    /// Counts a step; whether the deadline has passed (it stays passed).
-    pub(crate) fn expired(&mut self) -> bool {
-        if let Some(deadline) = self.deadline.filter(|_| !self.expired) {
-            if self.steps.is_multiple_of(CLOCK_EVERY) {
-                self.expired = Instant::now() >= deadline;
+impl Reporter {
+    /// Records `now` (phase, best total, bound) when given, and calls the
+    /// callback if [`REPORT_EVERY`] has passed since it was last called;
+    /// whether the run should go on.
+    fn beat(&self, now: Option<(&'static str, Option<f64>, Option<f64>)>) -> bool {
+        let snapshot = {
+            let mut shown = self.shown.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some((phase, best_total_s, bound_s)) = now {
+                (shown.phase, shown.best_total_s, shown.bound_s) = (phase, best_total_s, bound_s);
             }
-            self.steps += 1;
+            if shown.at.is_some_and(|t| t.elapsed() < REPORT_EVERY) {
+                None
+            } else {
+                shown.at = Some(Instant::now());
+                Some(Snapshot {
+                    phase: shown.phase,
+                    best_total_s: shown.best_total_s,
+                    bound_s: shown.bound_s,
+                    elapsed_s: self.started.elapsed().as_secs_f64(),
+                })
+            }
+        };
+        if let Some(snapshot) = snapshot {
+            if !(self.progress.0)(snapshot) {
+                self.cancelled.store(true, Ordering::Relaxed);
+            }
         }
-        self.expired
-    }
-
-    /// [`Clock::expired`] for `?`: `None` once the deadline has passed.
-    pub(crate) fn tick(&mut self) -> Option<()> {
-        (!self.expired()).then_some(())
+        !self.cancelled.load(Ordering::Relaxed)
     }
 }
 
