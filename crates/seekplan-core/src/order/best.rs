@@ -48,10 +48,16 @@ const LOSS_LIMIT: usize = 1_000;
 const MPSCAN_LIMIT: usize = 20_000;
 
 /// Largest batch MPScan* seeds: each of its passes tries every request at
-/// every place of the order, O(n²) moves (93 % of `best`'s time at 100,000
-/// LTO-9 requests, minutes); Or-opt and Or-3opt, which look only at each
-/// request's neighbours, do its work on larger batches.
-const MPSCAN_STAR_LIMIT: usize = 10_000;
+/// every place of the order, O(n²) moves. Above 1,000 requests, with
+/// PATCH's seed (up to [`SPARSE_PATCH_LIMIT`]) and the local search, it
+/// never decided the order: without it, 65 batches of 1,000-10,000
+/// requests on the MLR1, DLT2000, DLT4000, DLT7000, IBM 3590, LTO-5 and
+/// LTO-9 (seeds 0-2 and 5) ended on the same totals, in 15-40 % less CPU on the
+/// serpentine drives at 1,200-4,000 requests (MLR1 3,000: 1.8 -> 1.2 s;
+/// DLT7000 4,000: 1.6 -> 1.3 s; IBM 3590 4,000: 2.5 -> 2.0 s) and 84 % on
+/// MLR1 at 10,000 (9.1 -> 1.5 s, MPScan* alone 7.7 s); at 1,000 it costs
+/// under 5 % (2026-11-28, `benchmarks/RESULTS.md`).
+const MPSCAN_STAR_LIMIT: usize = 1_000;
 
 /// Largest batch on a drive model that gets a PATCH seed above
 /// [`BNB_LIMIT`]: its sparse assignment reads the moves its bound by
