@@ -154,6 +154,40 @@ impl Matching {
         }
     }
 
+    /// Where column reduction left most rows free (costs that tie: every
+    /// column's least cost in the same few rows), gives each free row, in
+    /// order, a free column at its least reduced cost where one is, raising
+    /// the row's potential to that cost (the duals stay feasible, the
+    /// assigned edges tight). Without it each of those rows took a shortest
+    /// path through the assigned columns, O(n³) on a matrix of equal costs
+    /// (1.2 s at 1,000 nodes, now 0.03 s); O(n²), as the reduction. Where
+    /// column reduction matched most rows the pass does nothing: it picks
+    /// another optimal assignment among ties, and run on every matrix it
+    /// left DIMACS rtilt at 1,000 nodes on a tour 0.19 % longer (taking a
+    /// free column among equal distances inside the shortest paths did the
+    /// same to rtilt at 316).
+    fn match_ties(&mut self, c: impl Fn(usize, usize) -> f64) {
+        let m = self.v.len();
+        let free = self.row_col.iter().filter(|&&j| j == FREE).count();
+        if 2 * free <= m {
+            return;
+        }
+        for i in 0..m {
+            if self.row_col[i] != FREE {
+                continue;
+            }
+            let least = (0..m)
+                .map(|j| c(i, j) - self.v[j])
+                .fold(f64::INFINITY, f64::min);
+            let open = (0..m).find(|&j| self.col_row[j] == FREE && c(i, j) - self.v[j] == least);
+            if let Some(j) = open.filter(|_| least.is_finite()) {
+                self.u[i] = least;
+                self.row_col[i] = j;
+                self.col_row[j] = i;
+            }
+        }
+    }
+
     /// The complete matching of an optimal assignment, with its potentials.
     pub(crate) fn of(a: &Assignment) -> Self {
         let mut col_row = vec![FREE; a.succ.len()];
@@ -336,6 +370,7 @@ pub fn assignment_until(m: usize, cost: &[f64], stop: &Stop) -> Option<Assignmen
     assert_eq!(cost.len(), m * m, "cost is not m x m");
     let c = |i: usize, j: usize| cost[i * m + j];
     let mut matching = Matching::reduced(m, c);
+    matching.match_ties(c);
     let mut scratch = Scratch::new(m);
     for start in 0..m {
         if stop.reached() {
@@ -362,6 +397,39 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use std::time::Instant;
+
+    /// On equal costs column reduction matches two rows; the tie pass
+    /// matches the rest at once, with feasible duals and tight edges, so no
+    /// row needs a shortest path (each walked the assigned columns: O(n³)).
+    #[test]
+    fn ties_left_by_column_reduction_are_matched_at_once() {
+        for (m, cost) in [
+            (60, vec![7.0; 60 * 60]),
+            (50, (0..50 * 50).map(|k| f64::from(k % 3 == 0)).collect()),
+        ] {
+            let c = |i: usize, j: usize| {
+                if i == j {
+                    f64::INFINITY
+                } else {
+                    cost[i * m + j]
+                }
+            };
+            let mut matching = Matching::reduced(m, c);
+            let free = |mm: &Matching| mm.row_col.iter().filter(|&&j| j == FREE).count();
+            assert!(free(&matching) > m / 2, "column reduction matches few rows");
+            matching.match_ties(c);
+            assert!(free(&matching) <= 1, "{} rows left", free(&matching));
+            for i in 0..m {
+                for j in (0..m).filter(|&j| j != i) {
+                    assert!(matching.u[i] + matching.v[j] <= c(i, j) + 1e-12);
+                }
+                let j = matching.row_col[i];
+                if j != FREE {
+                    assert_eq!(matching.u[i] + matching.v[j], c(i, j));
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_passed_deadline_gives_up_and_none_is_the_assignment() {
