@@ -17,7 +17,7 @@
 //! edge is its fixed one), that node's cheapest other edge.
 
 use super::dense::Dense;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use crate::stop::Stop;
 
 /// Most 1-trees the ascent builds (each O(n²)).

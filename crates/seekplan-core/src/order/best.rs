@@ -23,7 +23,8 @@
 
 use super::bnb::BNB_LIMIT;
 use super::dense::{Dense, MATRIX_LIMIT};
-use super::local_search::{descend, reversals_pay, Neighbours};
+use super::local_search::{descend, reversals_pay};
+use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
 use super::{
@@ -220,10 +221,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             watch.bound(r.total - reads);
         }
         watch.phase("neighbours");
-        let near = (!watch.out_of_time())
-            .then(|| Neighbours::until(&d, &stop))
-            .flatten();
-        match near {
+        match Neighbours::until(&d, &stop) {
             Some(near) => {
                 proven = search(
                     problem,

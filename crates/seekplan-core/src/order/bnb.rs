@@ -6,7 +6,8 @@
 //! met.
 
 use super::dense::Dense;
-use super::local_search::{descend, reversals_pay, Neighbours};
+use super::local_search::{descend, reversals_pay};
+use super::neighbours::Neighbours;
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
 use super::{sltf, Options, Problem};

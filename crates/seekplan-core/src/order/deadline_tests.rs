@@ -6,7 +6,8 @@
 //! descent).
 
 use super::dense::Dense;
-use super::local_search::{descend, Neighbours};
+use super::local_search::descend;
+use super::neighbours::Neighbours;
 use super::{cta_sltf, loss, mpscan, mpscan_star, sltf, Problem};
 use crate::atsp::{branch_and_bound_from, Budget};
 use crate::model::lto::small_spec;

@@ -9,7 +9,8 @@
 //! input and options give the same order.
 
 use super::dense::Dense;
-use super::local_search::{descend, repair, Neighbours};
+use super::local_search::{descend, repair};
+use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::watch::Watch;
 use super::Options;

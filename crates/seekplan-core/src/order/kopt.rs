@@ -14,7 +14,7 @@
 //! not reach.
 
 use super::dense::Dense;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::EPS;
 

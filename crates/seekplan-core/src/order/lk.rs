@@ -8,7 +8,7 @@
 
 use super::dense::Dense;
 use super::edge_sums::reversal_change;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::EPS;
 

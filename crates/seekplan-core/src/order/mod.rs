@@ -17,6 +17,7 @@ mod loss;
 mod merge;
 mod mpscan;
 mod mpscan_star;
+mod neighbours;
 mod opt;
 mod options;
 mod or_chain;

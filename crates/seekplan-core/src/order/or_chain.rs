@@ -9,7 +9,7 @@
 //! touch an edge it added.
 
 use super::dense::Dense;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::EPS;
 

@@ -7,7 +7,7 @@
 //! sparse candidate graph checked against every cost (O(n) memory).
 
 use super::dense::Dense;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::{Options, Problem};
 use crate::atsp::{

@@ -1,7 +1,7 @@
 //! Set-up shared by the local searches' unit tests.
 
 use super::dense::Dense;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::Problem;
 use crate::model::CostMatrix;

@@ -17,7 +17,7 @@
 
 use super::dense::Dense;
 use super::ils;
-use super::local_search::Neighbours;
+use super::neighbours::Neighbours;
 use super::Options;
 use crate::atsp::{assignment, patch};
 use crate::stop::Stop;

@@ -24,8 +24,8 @@
 
 use super::dense::Dense;
 use super::ils;
-use super::local_search::Neighbours;
 use super::merge;
+use super::neighbours::Neighbours;
 use super::Options;
 use crate::stop::Stop;
 use rand::{Rng, SeedableRng};

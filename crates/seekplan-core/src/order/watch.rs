@@ -184,7 +184,7 @@ impl Watch {
     }
 
     /// Whether the caller's time limit has run out.
-    pub(crate) fn out_of_time(&self) -> bool {
+    fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
