@@ -3,7 +3,7 @@ large batch (`bench_large_batch.py`'s requests, seed 5, written as CSV), gets
 SIGINT after each of the given delays, and the time from the signal to its
 exit (130) is printed.
 
-    python benchmarks/bench_ctrl_c.py [--drive mlr1] [--n 10000] [--after 0.5,1.5,3,4]
+    python benchmarks/bench_ctrl_c.py [--drive lto9] [--n 100000] [--after 0.8,2,5]
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ def _write_requests(path: Path, drive: str, n: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--drive", default="mlr1")
-    parser.add_argument("--n", type=int, default=10_000)
-    parser.add_argument("--after", default="0.5,1.5,3,4", help="seconds before SIGINT")
+    parser.add_argument("--drive", default="lto9")
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--after", default="0.8,2,5", help="seconds before SIGINT")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "requests.csv"
