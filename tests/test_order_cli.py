@@ -184,6 +184,18 @@ def test_the_progress_callback_is_called_with_the_running_phase(requests_csv):
     assert heard and heard[0][0] == "bound" and all(t >= 0 for _, t in heard)
 
 
+def test_an_exception_in_the_progress_callback_reaches_the_caller(requests_csv):
+    """The callback's exception stops the search and is raised by the order
+    call itself, not swallowed as a cancel (the core keeps it while it winds
+    down)."""
+
+    def fails(phase: str, best: float | None, bound: float | None, t: float) -> None:
+        raise RuntimeError(f"stop at {phase}")
+
+    with pytest.raises(RuntimeError, match="stop at bound"):
+        seekplan.order(read_requests(requests_csv), progress=fails)
+
+
 def _lto_device_file(tmp_path: Path, **over: str) -> Path:
     """A device file with drive 'x': lto9's figures, some replaced by ``over`` (TOML text)."""
     from seekplan.catalog import load_catalog
