@@ -369,7 +369,7 @@ fn improve(
     let stop = watch.stop();
     let geometric = problem.head_physical(Head::Start).is_some();
     watch.phase("seeds");
-    // Each seed gives up at the deadline (MPScan and LOSS are O(n²)).
+    // Each seed gives up at the stop (MPScan and LOSS are O(n²)).
     let mpscan_scans = (geometric && n <= MPSCAN_LIMIT)
         .then(|| mpscan::plan_until(problem, &stop))
         .flatten();

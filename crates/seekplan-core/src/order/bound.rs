@@ -37,14 +37,14 @@ pub(crate) struct Relaxation {
 /// The assignment bound on `problem`'s total time (cached by the problem,
 /// [`Problem::relaxation_until`]); above [`BOUND_LIMIT`] requests on a drive
 /// model the geometric bound, `None` where the model has no positions or
-/// `deadline` (a caller's time limit) passes before it is known.
+/// `stop` (a caller's time limit or cancel) is reached before it is known.
 pub(crate) fn lower_bound(problem: &Problem, stop: &Stop) -> Option<f64> {
     problem.relaxation_until(stop).map(|r| r.total)
 }
 
 /// Solves the relaxations behind [`lower_bound`] (call it through
-/// [`Problem::relaxation_until`], which keeps the result), giving up at
-/// `deadline`.
+/// [`Problem::relaxation_until`], which keeps the result), giving up once
+/// `stop` is reached.
 pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
     let n = problem.len();
     let reads = read_times(problem);
@@ -134,7 +134,7 @@ pub(crate) fn read_times(problem: &Problem) -> f64 {
 
 /// The positioning costs of schedules with `moves` over the n + 1 nodes
 /// (the depot last), row-major, the diagonal forbidden; `None` once
-/// `deadline` passes.
+/// `stop` is reached.
 fn positioning_costs(problem: &Problem, moves: Moves, stop: &Stop) -> Option<Vec<f64>> {
     let n = problem.len();
     let m = n + 1;
@@ -156,7 +156,7 @@ fn positioning_costs(problem: &Problem, moves: Moves, stop: &Stop) -> Option<Vec
 /// The assignment bound on the positioning of schedules with `moves`, or a
 /// weaker bound at least `enough` when that already shows this kind of
 /// schedule cannot go below it (the sum of each row's cheapest move);
-/// `None` once `deadline` passes.
+/// `None` once `stop` is reached.
 fn positioning_bound(problem: &Problem, moves: Moves, enough: f64, stop: &Stop) -> Option<f64> {
     let m = problem.len() + 1;
     let cost = positioning_costs(problem, moves, stop)?;

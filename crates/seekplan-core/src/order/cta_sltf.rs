@@ -15,7 +15,7 @@ pub(crate) fn plan(problem: &Problem) -> Result<Vec<usize>> {
     plan_until(problem, &Stop::never()).map(|order| order.expect("nothing stops it"))
 }
 
-/// [`plan`], or `Ok(None)` once `deadline` (a caller's time limit) passes.
+/// [`plan`], or `Ok(None)` once `stop` (a caller's time limit or cancel) is reached.
 pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Result<Option<Vec<usize>>> {
     let cta = problem
         .model()

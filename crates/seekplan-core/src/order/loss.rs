@@ -104,8 +104,8 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
     plan_until(d, &Stop::never()).expect("nothing stops it")
 }
 
-/// [`plan_with`], or `None` once `deadline` (a caller's time limit)
-/// passes: each of its n steps looks at every node.
+/// [`plan_with`], or `None` once `stop` (a caller's time limit or cancel)
+/// is reached: each of its n steps looks at every node.
 pub(crate) fn plan_until(d: &Dense, stop: &Stop) -> Option<Vec<usize>> {
     let n = d.len();
     if n <= 1 {

@@ -25,7 +25,7 @@ pub(crate) fn plan(problem: &Problem) -> Scans {
     plan_until(problem, &Stop::never()).expect("nothing stops it")
 }
 
-/// [`plan`], or `None` once `deadline` (a caller's time limit) passes:
+/// [`plan`], or `None` once `stop` (a caller's time limit or cancel) is reached:
 /// each step looks at every remaining request, 1.4 s at 20,000 MLR1
 /// requests.
 pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Option<Scans> {

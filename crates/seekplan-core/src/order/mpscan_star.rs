@@ -15,8 +15,8 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
 }
 
 /// MPScan* from an MPScan schedule, costs taken from `d` (best shares both
-/// with its other candidates); once `deadline` (a caller's time limit)
-/// passes, the cheapest schedule seen so far (each pass folds a scan in
+/// with its other candidates); once `stop` (a caller's time limit or cancel)
+/// is reached, the cheapest schedule seen so far (each pass folds a scan in
 /// O(n²) at worst, and a batch has dozens of scans).
 pub(crate) fn improve(scans: mpscan::Scans, d: &Dense, stop: &Stop) -> Vec<usize> {
     let mpscan::Scans {

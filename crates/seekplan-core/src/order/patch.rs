@@ -39,7 +39,7 @@ pub(crate) const NEAR_PATCH_FROM: usize = 1_000;
 /// solved one (every explicit matrix, drive models up to its limit), else
 /// solved on the stored costs up to [`DENSE_LIMIT`] requests (none for no
 /// requests: one node has no assignment without its diagonal; none either
-/// once `deadline` passes while it is solved). PATCH patches its cycles and
+/// once `stop` is reached while it is solved). PATCH patches its cycles and
 /// branch and bound starts from it, so it is solved once.
 pub(crate) fn stored_assignment(problem: &Problem, d: &Dense, stop: &Stop) -> Option<Assignment> {
     let n = d.len();
@@ -59,7 +59,7 @@ pub(crate) fn stored_assignment(problem: &Problem, d: &Dense, stop: &Stop) -> Op
 /// [`stored_assignment`]), or without it of the sparse assignment, `None`
 /// when the sparse solver finds none on its candidate graph, or on a drive
 /// model none within [`WORK_PER_ROW`] (see [`sparse_assignment_within`])
-/// or before `deadline` (a caller's time limit: at 20,000 requests on the
+/// or before `stop` (a caller's time limit or cancel: at 20,000 requests on the
 /// DLT7000 the sparse solve takes ~6 s).
 /// The cycles are merged by exchanges among `near`'s candidate edges when
 /// given (see [`patch_near`]), by Karp's full search otherwise.

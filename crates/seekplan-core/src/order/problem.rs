@@ -141,16 +141,16 @@ impl<'a> Problem<'a> {
     /// The optimal assignment of the positioning costs over the requests
     /// and the start/end depot (node n): each node's successor, from the
     /// sparse solver checked against every cost. `None` when the sparse
-    /// solver finds none (see [`sparse_assignment_within`]) or `deadline`
-    /// passes first. The lower bound keeps it ([`Problem::relaxation_until`]).
+    /// solver finds none (see [`sparse_assignment_within`]) or `stop`
+    /// is reached first. The lower bound keeps it ([`Problem::relaxation_until`]).
     pub(crate) fn positioning_assignment(&self, stop: &Stop) -> Option<Assignment> {
         sparse_assignment_within(self.len() + 1, Positioning(self), usize::MAX, stop)
     }
 
     /// The assignment lower bound and the locate assignment behind it,
     /// computed on first use and kept; given up (`None`, and not kept: a
-    /// later call starts again) once `deadline`, a caller's time limit,
-    /// passes while it is solved (on an explicit matrix of 10,000 nodes it
+    /// later call starts again) once `stop`, a caller's time limit or
+    /// cancel, is reached while it is solved (on an explicit matrix of 10,000 nodes it
     /// takes over a second).
     pub(crate) fn relaxation_until(&self, stop: &Stop) -> Option<&Relaxation> {
         if self.relaxation.get().is_none() {

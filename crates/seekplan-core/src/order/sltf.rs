@@ -13,7 +13,7 @@ pub(crate) fn plan(problem: &Problem) -> Vec<usize> {
     plan_with(&Dense::on_demand(problem))
 }
 
-/// [`plan`], or `None` once `deadline` (a caller's time limit) passes.
+/// [`plan`], or `None` once `stop` (a caller's time limit or cancel) is reached.
 pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Option<Vec<usize>> {
     plan_with_until(&Dense::on_demand(problem), stop)
 }
@@ -26,7 +26,7 @@ pub(crate) fn plan_with(d: &Dense) -> Vec<usize> {
     plan_with_until(d, &Stop::never()).expect("nothing stops it")
 }
 
-/// [`plan_with`], or `None` once `deadline` (a caller's time limit) passes.
+/// [`plan_with`], or `None` once `stop` (a caller's time limit or cancel) is reached.
 pub(crate) fn plan_with_until(d: &Dense, stop: &Stop) -> Option<Vec<usize>> {
     let mut clock = Clock::new(stop);
     match (d.cached_positions(), d.along_bound()) {
