@@ -1,9 +1,9 @@
 //! Every long loop `best` runs under a caller's time limit gives up once
 //! its stop is reached (here a deadline already passed), and runs to its
-//! answer without one: a loop
-//! that ignored the deadline made `--time-limit 1.5` on 10,000 MLR1
-//! requests take 8.4 s (MPScan*), on 100,000 LTO-9 ones 7.2 s (the first
-//! descent).
+//! answer without one: loops that ignored the deadline made
+//! `time_limit=1.5` on 10,000 MLR1 requests take 8.5-8.7 s (MPScan*) and
+//! `time_limit=1` on 100,000 LTO-9 ones 7.0-7.2 s (the first descent;
+//! `benchmarks/bench_time_limit.py`, RESULTS.md).
 
 use super::dense::Dense;
 use super::local_search::descend;
