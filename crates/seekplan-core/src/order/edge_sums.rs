@@ -1,39 +1,46 @@
 //! What reversing a stretch of a tour costs on asymmetric costs: per tour
-//! position k, the edge t[k] → t[k+1] read backwards minus forwards, in a
-//! Fenwick tree, so the change of any stretch's internal cost when it is
-//! reversed is a prefix-sum query (O(log n)) and a move that rearranges m
-//! positions updates O(m log n). Positions a tour move touched are only
-//! marked; [`EdgeSums::sync`] recomputes them before the next query.
+//! position k, the edge t[k] → t[k+1] read backwards minus forwards. The
+//! tour's moves carry these values along rather than timing them again: a
+//! rotation moves them with their edges and a reversal moves and negates
+//! them, so only the two or three edges a move creates are timed (a lookup
+//! each way). A stretch's change when reversed is then a prefix-sum
+//! difference, the prefix sums recomputed from the first position a move
+//! changed when next asked.
+//!
+//! It was a Fenwick tree whose changed positions were all timed again: on
+//! symmetric 1,000-node matrices a Lin–Kernighan flip of a few hundred
+//! positions cost two lookups and a tree update per position, most of
+//! `best`'s 26 s (see `benchmarks/RESULTS.md`, twenty-second session).
 
 use super::dense::Dense;
 
-/// Point updates after which the tree is rebuilt, in multiples of its size:
-/// rebuilding bounds the rounding that repeated updates accumulate.
-const REBUILD_AFTER: usize = 4;
-
 /// Backward-minus-forward edge costs of a tour by position.
 pub(crate) struct EdgeSums {
-    /// C(t[k+1], t[k]) - C(t[k], t[k+1]) for each position k (cyclic).
+    /// C(t[k+1], t[k]) - C(t[k], t[k+1]) for each position k (cyclic);
+    /// exact except at the positions in `stale`.
     diff: Vec<f64>,
-    /// Fenwick tree over `diff` (1-based).
-    tree: Vec<f64>,
-    /// Position ranges whose nodes changed since the last sync.
-    dirty: Vec<(usize, usize)>,
-    /// Point updates since the tree was last built.
-    updates: usize,
+    /// `prefix[k]` is the sum of `diff[0..k]`, for k below `valid`.
+    prefix: Vec<f64>,
+    valid: usize,
+    /// Positions whose edges moves created since the last sync (their
+    /// values still to be timed), moved along with later moves.
+    stale: Vec<usize>,
+    /// Every position is to be timed again: more moves came between two
+    /// syncs than carrying `stale` along is worth.
+    all_stale: bool,
 }
 
 impl EdgeSums {
     /// The sums of tour `t` (the depot at position 0).
     pub(crate) fn new(d: &Dense, t: &[usize]) -> Self {
-        let mut sums = EdgeSums {
-            diff: vec![0.0; t.len()],
-            tree: vec![0.0; t.len() + 1],
-            dirty: Vec::new(),
-            updates: 0,
-        };
-        sums.rebuild(d, t);
-        sums
+        let diff = (0..t.len()).map(|k| Self::edge(d, t, k)).collect();
+        EdgeSums {
+            diff,
+            prefix: vec![0.0; t.len() + 1],
+            valid: 1,
+            stale: Vec::new(),
+            all_stale: false,
+        }
     }
 
     fn edge(d: &Dense, t: &[usize], k: usize) -> f64 {
@@ -41,78 +48,114 @@ impl EdgeSums {
         d.cost(b, a) - d.cost(a, b)
     }
 
-    fn rebuild(&mut self, d: &Dense, t: &[usize]) {
-        for k in 0..t.len() {
-            self.diff[k] = Self::edge(d, t, k);
-        }
-        self.tree[0] = 0.0;
-        self.tree[1..].copy_from_slice(&self.diff);
-        for i in 1..self.tree.len() {
-            let up = i + (i & i.wrapping_neg());
-            if up < self.tree.len() {
-                self.tree[up] += self.tree[i];
+    /// Marks the edges at positions `ks` (cyclic: each taken modulo the
+    /// tour's length) as created by a move. Carrying k stale positions
+    /// along costs k per move, timing every edge again 2n lookups: past
+    /// k² > 2n the sync times them all.
+    fn created(&mut self, ks: impl IntoIterator<Item = usize>) {
+        let len = self.diff.len();
+        for k in ks {
+            let k = k % len;
+            self.valid = self.valid.min(k + 1);
+            if !self.all_stale {
+                self.stale.push(k);
             }
         }
-        self.dirty.clear();
-        self.updates = 0;
-    }
-
-    /// Marks positions `start..end` of the tour as changed.
-    pub(crate) fn touch(&mut self, start: usize, end: usize) {
-        self.dirty.push((start, end));
-    }
-
-    /// Brings the sums up to date with tour `t` after [`EdgeSums::touch`]es.
-    pub(crate) fn sync(&mut self, d: &Dense, t: &[usize]) {
-        let len = t.len();
-        let pending: usize = self.dirty.iter().map(|&(a, b)| b - a + 1).sum();
-        if self.updates + pending > REBUILD_AFTER * len {
-            self.rebuild(d, t);
-            return;
+        if self.stale.len() * self.stale.len() > 2 * len {
+            self.all_stale = true;
+            self.stale.clear();
         }
-        while let Some((a, b)) = self.dirty.pop() {
-            // Nodes a..b changed: the edges into a and out of a..b.
-            for k in (a + len - 1)..(b + len) {
-                let k = k % len;
-                let new = Self::edge(d, t, k);
-                let delta = new - self.diff[k];
-                if delta != 0.0 {
-                    self.diff[k] = new;
-                    self.add(k, delta);
+    }
+
+    /// Positions `a..b` of the tour were rotated left by `k`: the edges
+    /// inside each of the two blocks move with them, the three joints are
+    /// new (rotating a..b carries the old joints, at a + k - 1 and b - 1,
+    /// to b - 1 and b - k - 1: joints again).
+    pub(crate) fn rotated(&mut self, a: usize, b: usize, k: usize) {
+        let len = self.diff.len();
+        self.diff[a..b].rotate_left(k);
+        for s in &mut self.stale {
+            if (a..b).contains(s) {
+                *s = if *s >= a + k {
+                    *s - k
+                } else {
+                    *s + (b - a) - k
+                };
+            }
+        }
+        self.valid = self.valid.min(a + 1);
+        self.created([a + len - 1, b + len - k - 1, b + len - 1]);
+    }
+
+    /// Positions `a..b` of the tour were reversed: the edges inside run the
+    /// other way at mirrored positions (negated), the two ends are new.
+    pub(crate) fn reversed(&mut self, a: usize, b: usize) {
+        let len = self.diff.len();
+        if b > a + 1 {
+            let inside = &mut self.diff[a..b - 1];
+            inside.reverse();
+            inside.iter_mut().for_each(|v| *v = -*v);
+            for s in &mut self.stale {
+                if (a..b - 1).contains(s) {
+                    *s = a + b - 2 - *s;
                 }
             }
         }
+        self.valid = self.valid.min(a + 1);
+        self.created([a + len - 1, b + len - 1]);
     }
 
-    fn add(&mut self, k: usize, delta: f64) {
-        self.updates += 1;
-        let mut i = k + 1;
-        while i < self.tree.len() {
-            self.tree[i] += delta;
-            i += i & i.wrapping_neg();
-        }
+    /// Positions `a..b` of the tour were overwritten with the same nodes in
+    /// another order: every edge into and out of them is new.
+    pub(crate) fn replaced(&mut self, a: usize, b: usize) {
+        let len = self.diff.len();
+        self.created((a..=b).map(|k| k + len - 1));
     }
 
-    /// Sum of `diff[0..k]`.
-    fn prefix(&self, k: usize) -> f64 {
-        let (mut i, mut s) = (k, 0.0);
-        while i > 0 {
-            s += self.tree[i];
-            i -= i & i.wrapping_neg();
+    /// Times the edges moves created on tour `t`.
+    pub(crate) fn sync(&mut self, d: &Dense, t: &[usize]) {
+        if std::mem::take(&mut self.all_stale) {
+            for k in 0..t.len() {
+                self.diff[k] = Self::edge(d, t, k);
+            }
         }
-        s
+        for k in self.stale.drain(..) {
+            self.diff[k] = Self::edge(d, t, k);
+        }
     }
 
     /// How much reversing positions `i..=j` changes the cost of the edges
-    /// inside that stretch (an estimate up to rounding; [`reversal_change`]
-    /// is exact).
-    pub(crate) fn reversal(&self, i: usize, j: usize) -> f64 {
-        self.prefix(j) - self.prefix(i)
+    /// inside that stretch, from the prefix sums (up to rounding; see
+    /// [`EdgeSums::exact`]). After [`EdgeSums::sync`].
+    pub(crate) fn reversal(&mut self, i: usize, j: usize) -> f64 {
+        self.assert_synced();
+        while self.valid <= j {
+            let k = self.valid;
+            self.prefix[k] = self.prefix[k - 1] + self.diff[k - 1];
+            self.valid += 1;
+        }
+        self.prefix[j] - self.prefix[i]
+    }
+
+    /// Exactly what reversing positions `i..=j` changes inside the
+    /// stretch: the same terms, in the same order, as walking it
+    /// ([`reversal_change`]). After [`EdgeSums::sync`].
+    pub(crate) fn exact(&self, i: usize, j: usize) -> f64 {
+        self.assert_synced();
+        self.diff[i..j].iter().sum()
+    }
+
+    fn assert_synced(&self) {
+        debug_assert!(
+            self.stale.is_empty() && !self.all_stale,
+            "edge sums asked before a sync"
+        );
     }
 }
 
 /// Exactly what reversing positions `i..=j` of tour `t` changes inside the
 /// stretch, by walking it.
+#[cfg(test)]
 pub(crate) fn reversal_change(d: &Dense, t: &[usize], i: usize, j: usize) -> f64 {
     t[i..=j]
         .windows(2)
@@ -144,7 +187,8 @@ mod tests {
             sums.sync(&d, &tour.t);
             for (i, j) in [(1, 2), (3, 17), (1, 24), (10, 11)] {
                 let exact = reversal_change(&d, &tour.t, i, j);
-                assert!((tour.sums.as_ref().unwrap().reversal(i, j) - exact).abs() < 1e-9);
+                assert_eq!(sums.exact(i, j), exact);
+                assert!((sums.reversal(i, j) - exact).abs() < 1e-9);
             }
         };
         check(&mut tour);
@@ -154,5 +198,58 @@ mod tests {
         tour.undo();
         check(&mut tour);
         assert_eq!(tour.order(), &order[..]);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever the moves (rotations, reversals, overwrites and their
+        /// undoing) and however many come between two syncs, the sums
+        /// carried along agree with the tour walked afresh: exactly, term
+        /// for term, and through the prefix sums up to rounding.
+        #[test]
+        fn sums_carried_along_agree_with_the_tour_walked(
+            n in 4usize..60,
+            raw in proptest::collection::vec(0u32..1000, 3600),
+            moves in proptest::collection::vec((0u8..4, 0usize..1000, 0usize..1000, 0usize..1000), 1..120),
+            every in 1usize..40,
+        ) {
+            let rows = (0..n)
+                .map(|i| (0..n).map(|j| f64::from(raw[i * 60 + j]) / 7.0).collect())
+                .collect();
+            let matrix = CostMatrix::from_rows(rows).unwrap();
+            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
+            let d = Dense::new(&problem);
+            let order: Vec<usize> = (0..problem.len()).collect();
+            let mut tour = Tour::new(d.depot(), &order);
+            tour.track_reversals(&d);
+            let len = tour.len();
+            for (m, &(kind, x, y, k)) in moves.iter().enumerate() {
+                // A range of requests' positions (the depot stays at 0).
+                let (a, b) = (1 + x % (len - 1), 1 + y % (len - 1));
+                let (a, b) = (a.min(b), a.max(b) + 1);
+                match kind {
+                    0 => tour.rotate(a..b, k % (b - a)),
+                    1 => tour.reverse(a..b),
+                    2 => {
+                        let mut nodes = tour.t[a..b].to_vec();
+                        let shift = k % nodes.len();
+                        nodes.rotate_left(shift);
+                        nodes.reverse();
+                        tour.replace(a, &nodes);
+                    }
+                    _ => tour.undo(),
+                }
+                if m % every == 0 {
+                    let sums = tour.sums.as_mut().unwrap();
+                    sums.sync(&d, &tour.t);
+                    for (i, j) in [(a, b - 1), (1, len - 1), (a.min(len - 2), len - 1)] {
+                        let walked = reversal_change(&d, &tour.t, i, j);
+                        proptest::prop_assert_eq!(sums.exact(i, j), walked);
+                        proptest::prop_assert!((sums.reversal(i, j) - walked).abs() < 1e-6);
+                    }
+                }
+            }
+        }
     }
 }

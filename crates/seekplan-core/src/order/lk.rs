@@ -7,7 +7,6 @@
 //! position 0, so chains run forwards (t₂ after t₁) and, mirrored, backwards.
 
 use super::dense::Dense;
-use super::edge_sums::reversal_change;
 use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::EPS;
@@ -91,7 +90,7 @@ fn chain(
             } else {
                 (tour.t[j], tour.t[at], tour.t[i])
             };
-            let inside = reversal_change(d, &tour.t, i, j);
+            let inside = tour.reversal_exact(d, i, j);
             g += if forward {
                 d.cost(t4, t3) - d.cost(t2, t3)
             } else {
@@ -144,19 +143,18 @@ fn steps(
 ) -> Vec<(f64, usize)> {
     let len = tour.len();
     let depot = d.depot();
-    let sums = tour.sums.as_mut().expect("reversals tracked");
-    sums.sync(d, &tour.t);
-    let tour = &*tour;
-    let sums = tour.sums.as_ref().expect("reversals tracked");
+    let Tour { t, pos, sums, .. } = tour;
+    let sums = sums.as_mut().expect("reversals tracked");
+    sums.sync(d, t);
     let mut out = Vec::new();
     if forward {
-        let t2 = tour.t[p1 + 1];
+        let t2 = t[p1 + 1];
         for &t3 in &near.succs[t2] {
-            let at = if t3 == depot { len } else { tour.pos[t3] };
+            let at = if t3 == depot { len } else { pos[t3] };
             if at < p1 + 3 {
                 continue;
             }
-            let t4 = tour.t[at - 1];
+            let t4 = t[at - 1];
             if added.contains(&(t4, t3)) {
                 continue;
             }
@@ -166,13 +164,13 @@ fn steps(
             }
         }
     } else {
-        let t2 = tour.t[p1 - 1];
+        let t2 = t[p1 - 1];
         for &t3 in &near.preds[t2] {
-            let at = tour.pos[t3];
+            let at = pos[t3];
             if at + 3 > p1 {
                 continue;
             }
-            let t4 = tour.t[at + 1];
+            let t4 = t[at + 1];
             if added.contains(&(t3, t4)) {
                 continue;
             }

@@ -96,6 +96,14 @@ impl Tour {
         self.sums = Some(EdgeSums::new(d, &self.t));
     }
 
+    /// Exactly what reversing positions `i..=j` changes inside that
+    /// stretch (reversals tracked, see [`Tour::track_reversals`]).
+    pub(super) fn reversal_exact(&mut self, d: &Dense, i: usize, j: usize) -> f64 {
+        let sums = self.sums.as_mut().expect("reversals tracked");
+        sums.sync(d, &self.t);
+        sums.exact(i, j)
+    }
+
     /// Number of nodes, the depot included.
     pub(super) fn len(&self) -> usize {
         self.t.len()
@@ -116,15 +124,15 @@ impl Tour {
         for i in a..b {
             self.pos[self.t[i]] = i;
         }
-        if let Some(sums) = &mut self.sums {
-            sums.touch(a, b);
-        }
     }
 
     /// Rotates positions `range` left by `k`, keeping positions current.
     pub(crate) fn rotate(&mut self, range: std::ops::Range<usize>, k: usize) {
         self.t[range.clone()].rotate_left(k);
         self.renumber(range.start, range.end);
+        if let Some(sums) = &mut self.sums {
+            sums.rotated(range.start, range.end, k);
+        }
         self.log.push(Change::Rotate(range.start, range.end, k));
     }
 
@@ -132,6 +140,9 @@ impl Tour {
     pub(super) fn reverse(&mut self, range: std::ops::Range<usize>) {
         self.t[range.clone()].reverse();
         self.renumber(range.start, range.end);
+        if let Some(sums) = &mut self.sums {
+            sums.reversed(range.start, range.end);
+        }
         self.log.push(Change::Reverse(range.start, range.end));
     }
 
@@ -142,6 +153,9 @@ impl Tour {
         let old = self.t[start..end].to_vec();
         self.t[start..end].copy_from_slice(nodes);
         self.renumber(start, end);
+        if let Some(sums) = &mut self.sums {
+            sums.replaced(start, end);
+        }
         self.log.push(Change::Replace(start, old));
     }
 
@@ -156,14 +170,23 @@ impl Tour {
             let (a, b) = match change {
                 Change::Rotate(a, b, k) => {
                     self.t[a..b].rotate_right(k);
+                    if let Some(sums) = &mut self.sums {
+                        sums.rotated(a, b, b - a - k);
+                    }
                     (a, b)
                 }
                 Change::Reverse(a, b) => {
                     self.t[a..b].reverse();
+                    if let Some(sums) = &mut self.sums {
+                        sums.reversed(a, b);
+                    }
                     (a, b)
                 }
                 Change::Replace(a, old) => {
                     self.t[a..a + old.len()].copy_from_slice(&old);
+                    if let Some(sums) = &mut self.sums {
+                        sums.replaced(a, a + old.len());
+                    }
                     (a, a + old.len())
                 }
             };
