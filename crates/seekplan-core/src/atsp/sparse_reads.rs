@@ -96,8 +96,10 @@ impl TopK {
 type FirstPass = (Vec<Vec<(usize, f64)>>, Vec<f64>);
 
 /// Each row's `k` cheapest (column, cost) pairs (ties to the columns
-/// after the row's own, cyclically; the diagonal excluded) and each column's least entry; `None`
-/// once `stop` is reached (checked row by row).
+/// after the row's own, cyclically; the diagonal excluded), over every
+/// entry also those of the columns whose cheapest rows it is among
+/// ([`COLUMN_CANDIDATES`]), and each column's least entry; `None` once
+/// `stop` is reached (checked row by row).
 pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> Option<FirstPass> {
     match cost.on_line() {
         Some(line) => first_pass_on_line(m, cost, line, k, stop),
@@ -105,34 +107,65 @@ pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> 
     }
 }
 
+/// Rows a column gives itself to as a candidate in the first pass over
+/// every entry, its cheapest: on seek matrices of serpentine drives many
+/// rows' cheapest columns are the same few, the columns nobody wants
+/// cheaply were in no row's candidates, and their rows' augmenting paths
+/// found no free column. MLR1 seek matrix of 5,000 files (the sparse
+/// assignment alone, with [`super::sparse_lap`]'s free columns on a
+/// failed path): 1.73 s without, 1.29 s with 4, 1.15 s with 8; LTO-9
+/// seek matrices of 5,000 0.34-0.36 s without, 0.38 s with 4 or 8
+/// (2026-11-28, `benchmarks/RESULTS.md`).
+pub(super) const COLUMN_CANDIDATES: usize = 4;
+
+/// Each row's `k` cheapest columns and, where the row is among a column's
+/// [`COLUMN_CANDIDATES`] cheapest rows, that column too, reading every entry.
 fn first_pass_full(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> Option<FirstPass> {
     let mut adj = Vec::with_capacity(m);
     let mut v = vec![f64::INFINITY; m];
     let mut row = vec![0.0; m];
+    let mut cheapest_rows: Vec<TopK> = (0..m).map(|j| TopK::new(COLUMN_CANDIDATES, j)).collect();
     for i in 0..m {
         if stop.reached() {
             return None;
         }
         let mut top = TopK::new(k, i);
         cost.row(i, &mut row);
-        for (j, vj) in v.iter_mut().enumerate() {
+        for (j, (vj, rows)) in v.iter_mut().zip(&mut cheapest_rows).enumerate() {
             if j != i {
                 let c = row[j];
                 if c < *vj {
                     *vj = c;
                 }
                 top.offer(j, c);
+                rows.offer(i, c);
             }
         }
         adj.push(top.into_vec());
     }
+    for (j, rows) in cheapest_rows.into_iter().enumerate() {
+        for (i, c) in rows.into_vec() {
+            adj[i].push((j, c));
+        }
+    }
+    merge_candidates(&mut adj);
     Some((adj, v))
+}
+
+/// Each row's candidates by column, each once (a row's own cheapest
+/// columns and the columns it is among the cheapest rows of overlap).
+fn merge_candidates(adj: &mut [Vec<(usize, f64)>]) {
+    for candidates in adj {
+        candidates.sort_unstable_by_key(|e| e.0);
+        candidates.dedup_by_key(|e| e.0);
+    }
 }
 
 /// [`first_pass_full`]'s result, each row's cheapest columns found by
 /// walking the columns outwards from the row's place until the bound
-/// exceeds the `k`-th cheapest so far, and each column's least entry by
-/// walking the rows outwards from it likewise.
+/// exceeds the `k`-th cheapest so far, and each column's cheapest rows
+/// (its least entry among them) by walking the rows outwards from it
+/// likewise.
 fn first_pass_on_line(
     m: usize,
     cost: &impl Costs,
@@ -163,28 +196,36 @@ fn first_pass_on_line(
         .collect::<Option<Vec<_>>>()?;
     // From a column's side a row beyond it is a move back.
     let seen_from_column = |delta: f64, forward: bool| (line.bound)(delta, !forward);
+    let mut adj = adj;
     let mut v = vec![f64::INFINITY; m];
     for (j, vj) in v.iter_mut().enumerate() {
         if stop.reached() {
             return None;
         }
         let least = std::cell::Cell::new(f64::INFINITY);
+        let rows = std::cell::RefCell::new(TopK::new(COLUMN_CANDIDATES, j));
         let offer = |i: usize| {
             if i != j {
-                least.set(least.get().min(cost.cost(i, j)));
+                let c = cost.cost(i, j);
+                least.set(least.get().min(c));
+                rows.borrow_mut().offer(i, c);
             }
         };
         match line.col_at[j] {
             Some(at) => line.rows.outwards(
                 at,
                 &seen_from_column,
-                || least.get(),
+                || rows.borrow().limit(),
                 |b| line.rows.members(b).iter().for_each(|&i| offer(i)),
             ),
             None => (0..m).for_each(offer),
         }
         *vj = least.get();
+        for (i, c) in rows.into_inner().into_vec() {
+            adj[i].push((j, c));
+        }
     }
+    merge_candidates(&mut adj);
     Some((adj, v))
 }
 
@@ -404,9 +445,10 @@ mod tests {
     }
 
     /// On equal costs each row keeps the columns after its own as its
-    /// candidates, so together they cover every column (with ties to the
-    /// lowest columns every row kept the same k: no perfect matching among
-    /// them, and the solver added columns row by row, 30 s at 3,000).
+    /// candidates (and is a candidate of the columns before it), so
+    /// together they cover every column (with ties to the lowest columns
+    /// every row kept the same k: no perfect matching among them, and the
+    /// solver added columns row by row, 30 s at 3,000).
     #[test]
     fn rows_of_equal_costs_keep_different_candidates() {
         let m = 200;
@@ -415,6 +457,7 @@ mod tests {
         for (i, row) in adj.iter().enumerate() {
             let want: Vec<usize> = (1..=4)
                 .map(|d| (i + d) % m)
+                .chain((1..=COLUMN_CANDIDATES).map(|d| (i + m - d) % m))
                 .collect::<std::collections::BTreeSet<_>>()
                 .into_iter()
                 .collect();
