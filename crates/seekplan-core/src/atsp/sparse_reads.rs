@@ -321,6 +321,24 @@ impl<'c, C: Costs> Checker<'c, C> {
             }
             None => {
                 cost.row(i, &mut self.row);
+                // Most rows have no negative reduced cost off their
+                // candidates: a plain pass finds that, and their least,
+                // without keeping the least few in order.
+                self.row[i] = f64::INFINITY;
+                for &(j, _) in candidates {
+                    self.row[j] = f64::INFINITY;
+                }
+                let (least_other, negatives) = least_reduced(&self.row, u, v, eps);
+                if negatives == 0 {
+                    for &(j, _) in candidates {
+                        self.is_candidate[j] = false;
+                    }
+                    return RowCheck {
+                        negative: 0,
+                        violated: Vec::new(),
+                        least_other,
+                    };
+                }
                 for j in (0..m).filter(|&j| j != i && !is_candidate[j]) {
                     offer(j, self.row[j]);
                 }
@@ -341,6 +359,33 @@ impl<'c, C: Costs> Checker<'c, C> {
             least_other: least.get(count).map_or(f64::INFINITY, |e| e.1).min(skipped),
         }
     }
+}
+
+/// The least of `row[j] - u - v[j]` over every j and how many are below
+/// `-eps`: four running minima, so the loop is not one chain of
+/// dependent comparisons.
+fn least_reduced(row: &[f64], u: f64, v: &[f64], eps: f64) -> (f64, usize) {
+    let mut least = [f64::INFINITY; 4];
+    let mut negatives = 0;
+    let (rows, cols) = (row.chunks_exact(4), v.chunks_exact(4));
+    let (row_tail, col_tail) = (rows.remainder(), cols.remainder());
+    for (c, vj) in rows.zip(cols) {
+        for k in 0..4 {
+            let r = c[k] - u - vj[k];
+            negatives += usize::from(r < -eps);
+            if r < least[k] {
+                least[k] = r;
+            }
+        }
+    }
+    for (&c, &vj) in row_tail.iter().zip(col_tail) {
+        let r = c - u - vj;
+        negatives += usize::from(r < -eps);
+        if r < least[0] {
+            least[0] = r;
+        }
+    }
+    (least.into_iter().fold(f64::INFINITY, f64::min), negatives)
 }
 
 #[cfg(test)]
