@@ -11,14 +11,14 @@ Prints two tables and writes JSON:
     python benchmarks/bench_order.py [--lists 3] [--lkh-max 1024] [--json out.json]
 
 With ``--family seek-matrix`` it runs the seek-matrix family instead
-(``seek_matrices.py``: LTO-9 locate matrices, four patterns of file
-positions) and compares, in one process on each matrix, `best` with its
-defaults, `best --time-limit REF` (the quality reference), `patch`, `sltf`
-and LKH-3 up to ``--lkh-max`` nodes: cost, gap to the bound, CPU and why
-`best` stopped.
+(``seek_matrices.py``: LTO-9 locate matrices, or another drive's with
+``--drive``, four patterns of file positions) and compares, in one
+process on each matrix, `best` with its defaults, `best --time-limit REF`
+(the quality reference), `patch`, `sltf` and LKH-3 up to ``--lkh-max``
+nodes: cost, gap to the bound, CPU and why `best` stopped.
 
     python benchmarks/bench_order.py --family seek-matrix \
-        [--sizes 100,1000,5000,10000] [--reference-s 60] [--lkh-max 1000]
+        [--sizes 100,1000,5000,10000] [--reference-s 60] [--lkh-max 1000] [--drive lto9]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import time
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from seek_matrices import DRIVE as SEEK_DRIVE
 from seek_matrices import PATTERNS, seek_matrix
 
 import seekplan
@@ -131,12 +132,19 @@ def _solve(matrix: np.ndarray, algo: str, **tuning: float) -> dict:
     return out
 
 
-def _seek_table(sizes: list[int], reference_s: float, lkh_max: int, seed: int) -> list[dict]:
-    """The seek-matrix family: every pattern at every size."""
+def _seek_table(
+    sizes: list[int], reference_s: float, lkh_max: int, seed: int, drive: str
+) -> list[dict]:
+    """The seek-matrix family on `drive`: every pattern at every size (a
+    pattern whose files do not fit on the tape is left out, said so)."""
     rows = []
     for n in sizes:
         for pattern in PATTERNS:
-            matrix = seek_matrix(pattern, n, seed)
+            try:
+                matrix = seek_matrix(pattern, n, seed, drive)
+            except ValueError as e:
+                print(f"\nseek-matrix {pattern} n={n}: skipped, {e}")
+                continue
             best = _solve(matrix, "best")
             row: dict = {"pattern": pattern, "n": n, "bound": best["bound"]}
             runs = {"best": best, "patch": _solve(matrix, "patch"), "sltf": _solve(matrix, "sltf")}
@@ -184,13 +192,15 @@ def main() -> None:
     ap.add_argument("--sizes", default="100,1000,5000,10000", help="seek-matrix sizes")
     ap.add_argument("--reference-s", type=float, default=60.0, help="time limit of the reference")
     ap.add_argument("--seed", type=int, default=1, help="seek-matrix instance seed")
+    ap.add_argument("--drive", default=SEEK_DRIVE, help="seek-matrix drive (default %(default)s)")
     args = ap.parse_args()
     if args.family == "seek-matrix":
         sizes = [int(v) for v in args.sizes.split(",")]
-        rows = _seek_table(sizes, args.reference_s, args.lkh_max, args.seed)
-        path = args.json or "benchmarks/bench_order_seek.json"
+        rows = _seek_table(sizes, args.reference_s, args.lkh_max, args.seed, args.drive)
+        suffix = "" if args.drive == SEEK_DRIVE else f"_{args.drive}"
+        path = args.json or f"benchmarks/bench_order_seek{suffix}.json"
         with open(path, "w") as f:
-            json.dump({"drive": "lto9", "rows": rows}, f, indent=2)
+            json.dump({"drive": args.drive, "rows": rows}, f, indent=2)
         print(f"\nwrote {path}")
         return
     args.json = args.json or "benchmarks/bench_order.json"

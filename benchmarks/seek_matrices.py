@@ -17,7 +17,10 @@ of where the files start:
 
 File sizes are uniform between 64 MiB and 1 GiB (our choice, not taken from
 a site's data: the size only moves where a file ends, and 10,000 such files
-written back to back still fit on one LTO-9 tape).
+written back to back still fit on one LTO-9 tape). Other drives (``drive``,
+any catalogued one with a locate model) keep n files on one tape: the
+largest size is at most the capacity over n, the least a tenth of that
+(LTO-9 instances of up to 10,000 files are as before).
 Seeded: the same pattern, n and seed give the same matrix.
 """
 
@@ -46,15 +49,24 @@ def _gaussian_blocks(rng: np.random.Generator, k: int, capacity: int, wraps: int
     return (wrap * per_wrap + within * per_wrap).astype(np.int64)
 
 
-def requests(pattern: str, n: int, seed: int) -> tuple[list[int], list[int], int]:
+def _size_range(capacity_bytes: int, n: int) -> tuple[int, int]:
+    """Least and largest file size of an instance of n files."""
+    largest = min(MAX_FILE_BYTES, capacity_bytes // n)
+    return min(MIN_FILE_BYTES, max(1, largest // 10)), largest
+
+
+def requests(
+    pattern: str, n: int, seed: int, drive_name: str = DRIVE
+) -> tuple[list[int], list[int], int]:
     """Start blocks, sizes in bytes and the head's block of one instance."""
     if pattern not in PATTERNS:
         raise ValueError(f"unknown pattern {pattern!r}; choose one of {', '.join(PATTERNS)}")
-    drive = seekplan.make_drive(DRIVE)
+    drive = seekplan.make_drive(drive_name)
     capacity, block_bytes = drive.capacity, drive.block_bytes
     wraps = drive.physical(capacity - 1)[0] + 1
     rng = np.random.default_rng([seed, n, PATTERNS.index(pattern)])
-    sizes = rng.integers(MIN_FILE_BYTES, MAX_FILE_BYTES + 1, n)
+    least, largest = _size_range(capacity * block_bytes, n)
+    sizes = rng.integers(least, largest + 1, n)
     size_blocks = -(-sizes // block_bytes)
     if pattern == "sequential":
         offsets = np.concatenate(([0], np.cumsum(size_blocks)[:-1]))
@@ -73,8 +85,9 @@ def requests(pattern: str, n: int, seed: int) -> tuple[list[int], list[int], int
     return [int(b) for b in blocks], [int(s) for s in sizes], head
 
 
-def seek_matrix(pattern: str, n: int, seed: int = 1) -> np.ndarray:
-    """The (n + 1)² locate matrix of one instance; node n is the head."""
-    blocks, sizes, head = requests(pattern, n, seed)
-    drive = seekplan.make_drive(DRIVE)
+def seek_matrix(pattern: str, n: int, seed: int = 1, drive_name: str = DRIVE) -> np.ndarray:
+    """The (n + 1)² locate matrix of one instance on `drive_name`; node n
+    is the head."""
+    blocks, sizes, head = requests(pattern, n, seed, drive_name)
+    drive = seekplan.make_drive(drive_name)
     return _core.locate_matrix(drive, blocks, sizes, start=head)
