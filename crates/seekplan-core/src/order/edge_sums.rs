@@ -170,34 +170,43 @@ mod tests {
     use crate::order::tour::Tour;
     use crate::order::Problem;
 
-    #[test]
-    fn the_sums_follow_rotations_reversals_and_undo() {
-        let n = 25;
-        let rows = (0..n)
-            .map(|i| (0..n).map(|j| ((i * 7 + j * 13) % 17) as f64).collect())
-            .collect();
+    /// Calls `f` with the costs of `rows` (node 0 the depot) and the tour
+    /// through the requests in number order, tracking reversals.
+    fn on_tracked_tour<R>(rows: Vec<Vec<f64>>, f: impl FnOnce(&Dense, Tour) -> R) -> R {
         let matrix = CostMatrix::from_rows(rows).unwrap();
         let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
         let d = Dense::new(&problem);
         let order: Vec<usize> = (0..problem.len()).collect();
         let mut tour = Tour::new(d.depot(), &order);
         tour.track_reversals(&d);
-        let check = |tour: &mut Tour| {
-            let sums = tour.sums.as_mut().unwrap();
-            sums.sync(&d, &tour.t);
-            for (i, j) in [(1, 2), (3, 17), (1, 24), (10, 11)] {
-                let exact = reversal_change(&d, &tour.t, i, j);
-                assert_eq!(sums.exact(i, j), exact);
-                assert!((sums.reversal(i, j) - exact).abs() < 1e-9);
-            }
-        };
-        check(&mut tour);
-        tour.rotate(2..20, 5);
-        tour.reverse(4..15);
-        check(&mut tour);
-        tour.undo();
-        check(&mut tour);
-        assert_eq!(tour.order(), &order[..]);
+        f(&d, tour)
+    }
+
+    #[test]
+    fn the_sums_follow_rotations_reversals_and_undo() {
+        let n = 25;
+        let rows = (0..n)
+            .map(|i| (0..n).map(|j| ((i * 7 + j * 13) % 17) as f64).collect())
+            .collect();
+        on_tracked_tour(rows, |d, mut tour| {
+            let order = tour.order().to_vec();
+            let check = |tour: &mut Tour| {
+                let sums = tour.sums.as_mut().unwrap();
+                sums.sync(d, &tour.t);
+                for (i, j) in [(1, 2), (3, 17), (1, 24), (10, 11)] {
+                    let exact = reversal_change(d, &tour.t, i, j);
+                    assert_eq!(sums.exact(i, j), exact);
+                    assert!((sums.reversal(i, j) - exact).abs() < 1e-9);
+                }
+            };
+            check(&mut tour);
+            tour.rotate(2..20, 5);
+            tour.reverse(4..15);
+            check(&mut tour);
+            tour.undo();
+            check(&mut tour);
+            assert_eq!(tour.order(), &order[..]);
+        });
     }
 
     proptest::proptest! {
@@ -217,12 +226,7 @@ mod tests {
             let rows = (0..n)
                 .map(|i| (0..n).map(|j| f64::from(raw[i * 60 + j]) / 7.0).collect())
                 .collect();
-            let matrix = CostMatrix::from_rows(rows).unwrap();
-            let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-            let d = Dense::new(&problem);
-            let order: Vec<usize> = (0..problem.len()).collect();
-            let mut tour = Tour::new(d.depot(), &order);
-            tour.track_reversals(&d);
+            on_tracked_tour(rows, |d, mut tour| {
             let len = tour.len();
             for (m, &(kind, x, y, k)) in moves.iter().enumerate() {
                 // A range of requests' positions (the depot stays at 0).
@@ -242,14 +246,16 @@ mod tests {
                 }
                 if m % every == 0 {
                     let sums = tour.sums.as_mut().unwrap();
-                    sums.sync(&d, &tour.t);
+                    sums.sync(d, &tour.t);
                     for (i, j) in [(a, b - 1), (1, len - 1), (a.min(len - 2), len - 1)] {
-                        let walked = reversal_change(&d, &tour.t, i, j);
+                        let walked = reversal_change(d, &tour.t, i, j);
                         proptest::prop_assert_eq!(sums.exact(i, j), walked);
                         proptest::prop_assert!((sums.reversal(i, j) - walked).abs() < 1e-6);
                     }
                 }
             }
+            Ok(())
+            })?;
         }
     }
 }
