@@ -96,9 +96,9 @@ impl TopK {
 type FirstPass = (Vec<Vec<(usize, f64)>>, Vec<f64>);
 
 /// Each row's `k` cheapest (column, cost) pairs (ties to the columns
-/// after the row's own, cyclically; the diagonal excluded), over every
-/// entry also those of the columns whose cheapest rows it is among
-/// ([`COLUMN_CANDIDATES`]), and each column's least entry; `None` once
+/// after the row's own, cyclically; the diagonal excluded) and those of
+/// the columns whose cheapest rows it is among ([`COLUMN_CANDIDATES`]),
+/// and each column's least entry; `None` once
 /// `stop` is reached (checked row by row).
 pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> Option<FirstPass> {
     match cost.on_line() {
@@ -107,8 +107,8 @@ pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> 
     }
 }
 
-/// Rows a column gives itself to as a candidate in the first pass over
-/// every entry, its cheapest: on seek matrices of serpentine drives many
+/// Rows a column gives itself to as a candidate in the first pass, its
+/// cheapest: on seek matrices of serpentine drives many
 /// rows' cheapest columns are the same few, the columns nobody wants
 /// cheaply were in no row's candidates, and their rows' augmenting paths
 /// found no free column. MLR1 seek matrix of 5,000 files (the sparse
