@@ -8,23 +8,15 @@
 use super::dense::Dense;
 use super::local_search::descend;
 use super::neighbours::Neighbours;
+use super::test_support::mlr1;
 use super::{cta_sltf, loss, mpscan, mpscan_star, sltf, Problem};
 use crate::atsp::{branch_and_bound_from, Budget};
 use crate::model::lto::small_spec;
-use crate::model::{
-    Block, CostMatrix, CostModel, Extent, LtoModel, SerpentineModel, SerpentineSpec,
-};
+use crate::model::{Block, CostMatrix, CostModel, Extent, LtoModel};
 use crate::stop::Stop;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
-
-/// A catalogued drive's spec.
-fn spec<T: serde::de::DeserializeOwned>(drive: &str) -> T {
-    let devices = include_str!("../../../../python/seekplan/data/devices.toml");
-    let doc: serde_json::Value = basic_toml::from_str(devices).expect("catalog parses");
-    serde_json::from_value(doc["drives"][drive]["params"].clone()).expect("a drive spec")
-}
 
 /// `n` requests of one block at seeded random places on `model`'s tape.
 fn requests(model: &dyn CostModel, n: usize) -> Vec<Extent> {
@@ -44,7 +36,7 @@ fn passed() -> Stop {
 
 #[test]
 fn the_constructive_seeds_give_up_at_a_passed_deadline() {
-    let model = SerpentineModel::nominal(spec::<SerpentineSpec>("mlr1")).unwrap();
+    let model = mlr1();
     let problem = Problem::tape(&model, requests(&model, 400), Block(0), None).unwrap();
     let stored = Dense::matrix(&problem);
     let positions = Dense::on_demand(&problem);
@@ -76,7 +68,7 @@ fn the_constructive_seeds_give_up_at_a_passed_deadline() {
 
 #[test]
 fn the_bound_the_candidates_and_the_cost_table_give_up_at_a_passed_deadline() {
-    let model = SerpentineModel::nominal(spec::<SerpentineSpec>("mlr1")).unwrap();
+    let model = mlr1();
     for n in [300, 2_100] {
         let problem = Problem::tape(&model, requests(&model, n), Block(0), None).unwrap();
         assert!(problem.relaxation_until(&passed()).is_none(), "{n}");
@@ -97,7 +89,7 @@ fn the_bound_the_candidates_and_the_cost_table_give_up_at_a_passed_deadline() {
 
 #[test]
 fn a_descent_past_its_deadline_moves_nothing() {
-    let model = SerpentineModel::nominal(spec::<SerpentineSpec>("mlr1")).unwrap();
+    let model = mlr1();
     let problem = Problem::tape(&model, requests(&model, 200), Block(0), None).unwrap();
     let d = Dense::matrix(&problem);
     let near = Neighbours::new(&d);

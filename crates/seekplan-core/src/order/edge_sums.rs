@@ -166,20 +166,18 @@ pub(crate) fn reversal_change(d: &Dense, t: &[usize], i: usize, j: usize) -> f64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CostMatrix;
+    use crate::order::test_support::on_closed_tour;
     use crate::order::tour::Tour;
-    use crate::order::Problem;
 
-    /// Calls `f` with the costs of `rows` (node 0 the depot) and the tour
-    /// through the requests in number order, tracking reversals.
+    /// Calls `f` with the costs of `rows` (see [`on_closed_tour`]) and the
+    /// tour through the requests in number order, tracking reversals.
     fn on_tracked_tour<R>(rows: Vec<Vec<f64>>, f: impl FnOnce(&Dense, Tour) -> R) -> R {
-        let matrix = CostMatrix::from_rows(rows).unwrap();
-        let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
-        let d = Dense::new(&problem);
-        let order: Vec<usize> = (0..problem.len()).collect();
-        let mut tour = Tour::new(d.depot(), &order);
-        tour.track_reversals(&d);
-        f(&d, tour)
+        on_closed_tour(rows, |d, _| {
+            let order: Vec<usize> = (0..d.len()).collect();
+            let mut tour = Tour::new(d.depot(), &order);
+            tour.track_reversals(d);
+            f(d, tour)
+        })
     }
 
     #[test]

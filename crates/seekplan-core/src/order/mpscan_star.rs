@@ -105,19 +105,11 @@ impl Orderer for MpScanStar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Block, CostModel, Extent, SerpentineModel, SerpentineSpec};
+    use crate::model::{Block, CostModel, Extent};
+    use crate::order::test_support::mlr1;
     use proptest::prelude::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    /// The catalogued MLR1 drive with a nominal tape.
-    fn mlr1() -> SerpentineModel {
-        let devices = include_str!("../../../../python/seekplan/data/devices.toml");
-        let doc: serde_json::Value = basic_toml::from_str(devices).expect("catalog parses");
-        let spec: SerpentineSpec = serde_json::from_value(doc["drives"]["mlr1"]["params"].clone())
-            .expect("a serpentine spec");
-        SerpentineModel::nominal(spec).expect("valid spec")
-    }
 
     /// Figure 4 folds scans while more than one remains, the empty forward
     /// pass from BOT included: with two requests in two scans the fold

@@ -4,7 +4,17 @@ use super::dense::Dense;
 use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::Problem;
-use crate::model::CostMatrix;
+use crate::model::{CostMatrix, SerpentineModel, SerpentineSpec};
+
+/// The catalogued MLR1 drive with a nominal tape (its spec read from the
+/// package's devices.toml).
+pub(crate) fn mlr1() -> SerpentineModel {
+    let devices = include_str!("../../../../python/seekplan/data/devices.toml");
+    let doc: serde_json::Value = basic_toml::from_str(devices).expect("catalog parses");
+    let spec: SerpentineSpec =
+        serde_json::from_value(doc["drives"]["mlr1"]["params"].clone()).expect("a serpentine spec");
+    SerpentineModel::nominal(spec).expect("valid spec")
+}
 
 /// `f` on the closed tour (from node 0 back to it) over the cost matrix
 /// `rows`, given as dense costs and their neighbour lists.
