@@ -29,6 +29,11 @@ fn requests(model: &dyn CostModel, n: usize) -> Vec<Extent> {
         .collect()
 }
 
+/// A batch of `n` such requests, the head at the tape's start.
+fn batch(model: &dyn CostModel, n: usize) -> Problem<'_> {
+    Problem::tape(model, requests(model, n), Block(0), None).unwrap()
+}
+
 /// A deadline that has already passed.
 fn passed() -> Stop {
     Stop::at(Some(Instant::now()))
@@ -37,7 +42,7 @@ fn passed() -> Stop {
 #[test]
 fn the_constructive_seeds_give_up_at_a_passed_deadline() {
     let model = mlr1();
-    let problem = Problem::tape(&model, requests(&model, 400), Block(0), None).unwrap();
+    let problem = batch(&model, 400);
     let stored = Dense::matrix(&problem);
     let positions = Dense::on_demand(&problem);
     for d in [&stored, &positions] {
@@ -59,7 +64,7 @@ fn the_constructive_seeds_give_up_at_a_passed_deadline() {
         scans.order
     );
     let lto = LtoModel::nominal(small_spec()).unwrap();
-    let on_lto = Problem::tape(&lto, requests(&lto, 400), Block(0), None).unwrap();
+    let on_lto = batch(&lto, 400);
     assert_eq!(cta_sltf::plan_until(&on_lto, &passed()).unwrap(), None);
     assert!(cta_sltf::plan_until(&on_lto, &Stop::never())
         .unwrap()
@@ -70,7 +75,7 @@ fn the_constructive_seeds_give_up_at_a_passed_deadline() {
 fn the_bound_the_candidates_and_the_cost_table_give_up_at_a_passed_deadline() {
     let model = mlr1();
     for n in [300, 2_100] {
-        let problem = Problem::tape(&model, requests(&model, n), Block(0), None).unwrap();
+        let problem = batch(&model, n);
         assert!(problem.relaxation_until(&passed()).is_none(), "{n}");
         // Given up, not kept: a later call without a deadline solves it.
         assert!(problem.relaxation_until(&Stop::never()).is_some(), "{n}");
@@ -90,7 +95,7 @@ fn the_bound_the_candidates_and_the_cost_table_give_up_at_a_passed_deadline() {
 #[test]
 fn a_descent_past_its_deadline_moves_nothing() {
     let model = mlr1();
-    let problem = Problem::tape(&model, requests(&model, 200), Block(0), None).unwrap();
+    let problem = batch(&model, 200);
     let d = Dense::matrix(&problem);
     let near = Neighbours::new(&d);
     let fifo: Vec<usize> = (0..200).collect();
