@@ -114,7 +114,7 @@ pub(super) fn first_pass(m: usize, cost: &impl Costs, k: usize, stop: &Stop) -> 
 /// found no free column. MLR1 seek matrix of 5,000 files (the sparse
 /// assignment alone, with [`super::sparse_lap`]'s free columns on a
 /// failed path): 1.73 s without, 1.29 s with 4, 1.15 s with 8; LTO-9
-/// seek matrices of 5,000 0.34-0.36 s without, 0.38 s with 4 or 8
+/// seek matrices of 5,000 0.34-0.36 s without, 0.38-0.39 s with 4 or 8
 /// (2026-11-28, `benchmarks/RESULTS.md`).
 pub(super) const COLUMN_CANDIDATES: usize = 4;
 
