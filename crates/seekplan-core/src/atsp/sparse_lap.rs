@@ -30,12 +30,23 @@ const INITIAL_CANDIDATES: usize = 32;
 /// solve took 11.4 s; twelve at a time, 3.0 s.
 const ADDED_PER_CHECK: usize = 12;
 
-/// A full-matrix check that finds candidates missing in at least one row
-/// in this many starts the solve over rather than re-solving those rows
-/// (gaussian seek matrix of 10,001 nodes: 79 % of rows, 156 s -> 12.4 s;
-/// the share itself is a choice, not tuned: the rounds after a first
-/// check find under 6 %).
-const RESTART_SHARE: usize = 10;
+/// A full-matrix check that finds more negative reduced costs than one
+/// entry in this many of the matrix starts the solve over from the column
+/// minima on the larger candidate sets, rather than re-solving the rows
+/// that have them: so many mean potentials far from the optimum's, and
+/// rows re-solved one by one then scan for long (a gaussian seek matrix of
+/// 10,001 nodes: 156 s -> 12.4 s with restarts). Fewer re-solve just
+/// those rows: after the first checks on serpentine drives' seek matrices
+/// a fifth to a tenth of the rows are short by a few dozen entries each,
+/// and a restart costs a whole solve. The rule this replaced restarted
+/// whenever a tenth of the rows were short; the sparse assignment then
+/// (bound phase of `best`, 2026-11-29): 5,000 files DLT4000 gaussian 2.23
+/// -> 1.34 s, MLR1 gaussian 1.22 -> 0.93 s, 10,000 DLT4000 gaussian 7.1 ->
+/// 5.2 s. One in 16 was 10-25 % faster on those, but on 10,000 LTO-9
+/// files in sequence its first check found 2.7 % of the matrix negative
+/// in 30 % of the rows, and re-solving them took 1.5 s against 0.7 s
+/// restarting (`benchmarks/RESULTS.md`).
+const RESTART_DENSITY: usize = 64;
 
 /// What each negative reduced cost a check finds counts against a work
 /// budget, in edges scanned (a check keeps at most [`ADDED_PER_CHECK`] of
@@ -253,11 +264,12 @@ pub fn sparse_assignment_within(
         // Every entry of the full matrix must have a non-negative reduced
         // cost; rows with one that has not get their most negative ones as
         // candidates, their potential lowered to keep the others feasible,
-        // and are solved again. A row whose least reduced cost off its
+        // and are solved again (or, where the check found very many, every
+        // row is: see `RESTART_DENSITY`). A row whose least reduced cost off its
         // candidates, less the rise of its potential since, is still
         // non-negative is not read again (see `Slack`).
         free.clear();
-        let mut restart = false;
+        let mut negatives = 0usize;
         checker.begin(&s.m.v);
         for i in 0..m {
             if slack.holds(i, s.m.u[i], -REL_EPS * scale) {
@@ -279,22 +291,11 @@ pub fn sparse_assignment_within(
                 REL_EPS * scale,
             );
             slack.record(i, s.m.u[i], check.least_other);
-            let added = !check.violated.is_empty();
+            negatives += check.negative;
             s.store(check.negative);
+            let added = !check.violated.is_empty();
             s.adj[i].extend(check.violated);
-            if added && restart {
-                continue;
-            }
             if added {
-                if free.len() >= m / RESTART_SHARE {
-                    // So many rows lacked candidates that the potentials
-                    // are far from the optimum's: start over on the larger
-                    // candidate sets (7,907 of 10,001 rows of a gaussian
-                    // seek matrix: re-solving them one by one scanned 38
-                    // billion edges, 147 s).
-                    restart = true;
-                    continue;
-                }
                 s.m.u[i] = lowest_reduced(&s, i);
                 let j = s.m.row_col[i];
                 s.m.col_row[j] = FREE;
@@ -308,7 +309,7 @@ pub fn sparse_assignment_within(
                 return None;
             }
         }
-        if restart {
+        if negatives.saturating_mul(RESTART_DENSITY) > m * m {
             free = initial_matching(&mut s, &column_minima)?;
             slack.forget();
             continue;
