@@ -41,8 +41,8 @@ const ADDED_PER_CHECK: usize = 12;
 /// and a restart costs a whole solve. The rule this replaced restarted
 /// whenever a tenth of the rows were short; the sparse assignment then
 /// (bound phase of `best`, 2026-11-29): 5,000 files DLT4000 gaussian 2.23
-/// -> 1.34 s, MLR1 gaussian 1.22 -> 0.93 s, 10,000 DLT4000 gaussian 7.1 ->
-/// 5.2 s. One in 16 was 10-25 % faster on those, but on 10,000 LTO-9
+/// -> 1.26-1.39 s, MLR1 gaussian 1.22 -> 0.92 s (`best` on 10,000 DLT4000
+/// gaussian 8.7 -> 6.4 s). One in 16 was 5-25 % faster on those, but on 10,000 LTO-9
 /// files in sequence its first check found 2.7 % of the matrix negative
 /// in 30 % of the rows, and re-solving them took 1.5 s against 0.7 s
 /// restarting (`benchmarks/RESULTS.md`).
