@@ -27,7 +27,14 @@ const INITIAL_CANDIDATES: usize = 32;
 /// Candidates a check adds to a row at most, its most negative reduced
 /// costs: adding every negative one, the first check on a gaussian seek
 /// matrix of 10,001 nodes added 32 million (a third of the matrix) and the
-/// solve took 11.4 s; twelve at a time, 3.0 s.
+/// solve took 11.4 s; twelve at a time, 3.0 s. A row short again at the
+/// next check gets twice as many as the last time (back to this many
+/// after a check it passes, and for every row after a restart): where a
+/// few rows lack hundreds of candidates each, twelve at a time took 131
+/// rounds on 5,000 LTO-9 files in sequence (seed 2) and doubling 10; the
+/// sparse assignment 0.29-0.31 -> 0.25-0.26 s, on 10,000 MLR1 files in sequence
+/// 1.60 -> 1.42-1.48 s, on 10,000 DLT4000 gaussian ones 5.2-5.4 -> 4.9-5.0
+/// s, six other seek matrices within 5 % either way (2026-11-29).
 const ADDED_PER_CHECK: usize = 12;
 
 /// A full-matrix check that finds more negative reduced costs than one
@@ -40,12 +47,11 @@ const ADDED_PER_CHECK: usize = 12;
 /// a fifth to a tenth of the rows are short by a few dozen entries each,
 /// and a restart costs a whole solve. The rule this replaced restarted
 /// whenever a tenth of the rows were short; the sparse assignment then
-/// (bound phase of `best`, 2026-11-29): 5,000 files DLT4000 gaussian 2.23
-/// -> 1.26-1.39 s, MLR1 gaussian 1.22 -> 0.92 s (`best` on 10,000 DLT4000
-/// gaussian 8.7 -> 6.4 s). One in 16 was 5-25 % faster on those, but on 10,000 LTO-9
-/// files in sequence its first check found 2.7 % of the matrix negative
-/// in 30 % of the rows, and re-solving them took 1.5 s against 0.7 s
-/// restarting (`benchmarks/RESULTS.md`).
+/// (2026-11-29): 5,000 DLT4000 gaussian files 2.23 -> 1.26-1.39 s, MLR1
+/// ones 1.22 -> 0.92 s. One in 16 took 1.22-1.24 s and 0.88 s, but on
+/// 10,000 LTO-9 files in sequence its first check found 2.7 % of the
+/// matrix negative in 30 % of the rows, and re-solving them took 2.1 s
+/// against 0.7-0.8 s restarting (`benchmarks/RESULTS.md`).
 const RESTART_DENSITY: usize = 64;
 
 /// What each negative reduced cost a check finds counts against a work
@@ -226,6 +232,8 @@ pub fn sparse_assignment_within(
     let mut free = initial_matching(&mut s, &column_minima)?;
     let mut slack = Slack::new(m);
     let mut checker = Checker::new(m, &cost);
+    // What the next check may add to each row (see `ADDED_PER_CHECK`).
+    let mut to_add_by_row = vec![ADDED_PER_CHECK; m];
     loop {
         for &i in &free {
             if stop.reached() {
@@ -265,13 +273,13 @@ pub fn sparse_assignment_within(
         // cost; rows with one that has not get their most negative ones as
         // candidates, their potential lowered to keep the others feasible,
         // and are solved again (or, where the check found very many, every
-        // row is: see `RESTART_DENSITY`). A row whose least reduced cost off its
-        // candidates, less the rise of its potential since, is still
-        // non-negative is not read again (see `Slack`).
+        // row is: see `RESTART_DENSITY`). A row whose least reduced cost
+        // off its candidates, less the rise of its potential since, is
+        // still non-negative is not read again (see `Slack`).
         free.clear();
         let mut negatives = 0usize;
         checker.begin(&s.m.v);
-        for i in 0..m {
+        for (i, to_add) in to_add_by_row.iter_mut().enumerate() {
             if slack.holds(i, s.m.u[i], -REL_EPS * scale) {
                 debug_assert!(
                     (0..m).filter(|&j| j != i).all(|j| {
@@ -282,18 +290,16 @@ pub fn sparse_assignment_within(
                 );
                 continue;
             }
-            let check = checker.check(
-                i,
-                s.m.u[i],
-                &s.m.v,
-                &s.adj[i],
-                ADDED_PER_CHECK,
-                REL_EPS * scale,
-            );
+            let check = checker.check(i, s.m.u[i], &s.m.v, &s.adj[i], *to_add, REL_EPS * scale);
             slack.record(i, s.m.u[i], check.least_other);
             negatives += check.negative;
             s.store(check.negative);
             let added = !check.violated.is_empty();
+            *to_add = if added {
+                (2 * *to_add).min(m)
+            } else {
+                ADDED_PER_CHECK
+            };
             s.adj[i].extend(check.violated);
             if added {
                 s.m.u[i] = lowest_reduced(&s, i);
@@ -312,6 +318,7 @@ pub fn sparse_assignment_within(
         if negatives.saturating_mul(RESTART_DENSITY) > m * m {
             free = initial_matching(&mut s, &column_minima)?;
             slack.forget();
+            to_add_by_row.fill(ADDED_PER_CHECK);
             continue;
         }
         if free.is_empty() {
