@@ -221,6 +221,21 @@ impl<'a> CostMatrix<'a> {
         }
     }
 
+    /// Costs from node `i` to nodes `first`, `first + 1`, … into `out` (one
+    /// per node): [`CostMatrix::gather`] for a run of consecutive nodes,
+    /// copied as one slice.
+    pub fn copy_run(&self, i: usize, first: usize, out: &mut [f64]) {
+        let run = i * self.n + first..i * self.n + first + out.len();
+        match &self.entries {
+            Entries::F64(d) => out.copy_from_slice(&d[run]),
+            Entries::F32(d) => {
+                for (o, &x) in out.iter_mut().zip(&d[run]) {
+                    *o = f64::from(x);
+                }
+            }
+        }
+    }
+
     /// The entries, row-major, as an owned `f64` vector (no copy when they
     /// already are one).
     pub fn into_flat(self) -> Vec<f64> {
