@@ -291,9 +291,10 @@ impl<'c, C: Costs> Checker<'c, C> {
         added: usize,
         eps: f64,
     ) -> RowCheck {
+        let asked = Asked { i, u, added, eps };
         let found = match self.cost.on_line() {
-            Some(line) => self.check_on_line(line, i, u, v, candidates, added, eps),
-            None => self.check_every(i, u, v, candidates, added, eps),
+            Some(line) => self.check_on_line(line, asked, v, candidates),
+            None => self.check_every(asked, v, candidates),
         };
         RowCheck {
             negative: found.negative,
@@ -308,17 +309,14 @@ impl<'c, C: Costs> Checker<'c, C> {
 
     /// [`Checker::check`] over the column buckets a line's bound cannot
     /// rule out; the violations as columns (their costs are read after).
-    #[allow(clippy::too_many_arguments)]
     fn check_on_line(
         &mut self,
         line: &OnLine,
-        i: usize,
-        u: f64,
+        asked: Asked,
         v: &[f64],
         candidates: &[(usize, f64)],
-        added: usize,
-        eps: f64,
     ) -> Found {
+        let Asked { i, u, added, eps } = asked;
         for &(j, _) in candidates {
             self.is_candidate[j] = true;
         }
@@ -364,15 +362,8 @@ impl<'c, C: Costs> Checker<'c, C> {
     /// 5,000 gaussian files (seed 1), most of whose rows have some in the
     /// first checks, the sparse assignment took 1.17-1.19 s offering every
     /// entry of such a row to a [`TopK`], 0.98-1.00 s so (2026-11-29).
-    fn check_every(
-        &mut self,
-        i: usize,
-        u: f64,
-        v: &[f64],
-        candidates: &[(usize, f64)],
-        added: usize,
-        eps: f64,
-    ) -> Found {
+    fn check_every(&mut self, asked: Asked, v: &[f64], candidates: &[(usize, f64)]) -> Found {
+        let Asked { i, u, added, eps } = asked;
         self.cost.row(i, &mut self.row);
         self.row[i] = f64::INFINITY;
         for &(j, _) in candidates {
@@ -415,6 +406,17 @@ impl<'c, C: Costs> Checker<'c, C> {
             least_other,
         }
     }
+}
+
+/// What a check of one row asks: the row, its potential, how many of its
+/// most negative reduced costs to return, and below what a reduced cost
+/// counts as negative (`-eps`).
+#[derive(Clone, Copy)]
+struct Asked {
+    i: usize,
+    u: f64,
+    added: usize,
+    eps: f64,
 }
 
 /// A check's findings before the violations' costs are read.
