@@ -290,11 +290,14 @@ impl Matching {
             let base = reached - self.u[i];
             for (j, c) in edges(i)? {
                 scanned += 1;
-                if s.done[j] {
-                    continue;
-                }
+                // A settled column is skipped, asked only where the path
+                // would improve, which is rare: one random read fewer per
+                // edge. The sparse assignment on the DLT4000 seek matrix
+                // of 5,000 gaussian files took 0.89-0.95 s asking first,
+                // 0.77-0.79 s so; 3-19 % less on 32 seek matrices of
+                // 5,000 and 10,000 files, the same assignments (2026-11-29).
                 let d = base + c - self.v[j];
-                if d < s.dist[j] {
+                if d < s.dist[j] && !s.done[j] {
                     if s.dist[j].is_infinite() {
                         s.touched.push(j);
                     }
