@@ -294,8 +294,10 @@ impl Matching {
                 // would improve, which is rare: one random read fewer per
                 // edge. The sparse assignment on the DLT4000 seek matrix
                 // of 5,000 gaussian files took 0.89-0.95 s asking first,
-                // 0.77-0.79 s so; 3-19 % less on 32 seek matrices of
-                // 5,000 and 10,000 files, the same assignments (2026-11-29).
+                // 0.77-0.79 s so; on seek matrices of 5,000 and 10,000
+                // files 3-19 % less (24 matrices), within 1 % where the
+                // files lie in sequence (8), the same assignments
+                // (2026-11-29).
                 let d = base + c - self.v[j];
                 if d < s.dist[j] && !s.done[j] {
                     if s.dist[j].is_infinite() {

@@ -114,7 +114,7 @@ impl Neighbours {
         // and where it is (once there are k): on costs where each row
         // displaces many nodes' worst (IBM 3590, 10,000 files in
         // sequence, seed 2) finding it again before each replacement
-        // took these lists 0.68-0.70 s, keeping where it is 0.40-0.44 s.
+        // took these lists 0.67-0.71 s, keeping where it is 0.42-0.44 s.
         let mut preds: Vec<Vec<(f64, usize)>> = vec![Vec::with_capacity(k); nodes];
         let mut worst = vec![f64::INFINITY; nodes];
         let mut worst_at = vec![0; nodes];
