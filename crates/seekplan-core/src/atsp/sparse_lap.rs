@@ -28,21 +28,14 @@ const INITIAL_CANDIDATES: usize = 32;
 /// costs: adding every negative one, the first check on a gaussian seek
 /// matrix of 10,001 nodes added 32 million (a third of the matrix) and the
 /// solve took 11.4 s; twelve at a time, 3.0 s. A row short again at the
-/// next check gets twice as many as the last time, a restart between
-/// them or not (back to this many after a check it passes): where a
-/// few rows lack hundreds of candidates each, twelve at a time took 131
-/// rounds on 5,000 LTO-9 files in sequence (seed 2) and doubling 10; the
-/// sparse assignment 0.29-0.31 -> 0.25-0.26 s, on 10,000 MLR1 files in sequence
-/// 1.60 -> 1.42-1.48 s, on 10,000 DLT4000 gaussian ones 5.2-5.4 -> 4.9-5.0
-/// s, six other seek matrices within 5 % either way (2026-11-29). Where
-/// the first checks find 40 % of the matrix negative (IBM 3590, whose
-/// costs plateau at a constant plus distance), starting each restart's
-/// rows at twelve again took 14 restarts on 10,000 gaussian files and
-/// doubling on through them 7: 4.80 -> 4.28 s, half 3.68 -> 2.85 s; the
-/// other 30 seek matrices of 5,000 and 10,000 files on IBM 3590, DLT4000,
-/// MLR1 and LTO-9 from 8 % faster to 8 % slower, and three MLR1 tours
-/// 0.2 s (0.001 %) dearer, the assignment's ties settled another way
-/// (2026-11-29).
+/// next check gets twice as many as the last time, a restart between them
+/// or not (back to this many after a check it passes): on 5,000 LTO-9
+/// files in sequence (seed 2), where a few rows lack hundreds each, 131
+/// rounds became 10 (0.29-0.31 -> 0.25-0.26 s); on 10,000 IBM 3590
+/// gaussian files, whose checks find 40 % of the matrix negative, 14
+/// restarts became 7 (4.80 -> 4.28 s). The other seek matrices measured
+/// and the tours that changed: `benchmarks/RESULTS.md`, twenty-third and
+/// twenty-fourth sessions (2026-11-29).
 const ADDED_PER_CHECK: usize = 12;
 
 /// A full-matrix check that finds more negative reduced costs than one
