@@ -231,8 +231,8 @@ def order_cmd(
         typer.Option(
             help=f"Stop improving best's order SECONDS after it started, at most "
             f"{MAX_TIME_LIMIT_S:,.0f}; until "
-            "then best keeps improving unless the order meets --gap. SLTF's order comes "
-            "first, so a limit shorter than SLTF takes SLTF's time"
+            "then best keeps improving unless the order meets --gap or is proven optimal. "
+            "SLTF's order comes first, so a limit shorter than SLTF takes SLTF's time"
         ),
     ] = None,
     gap: Annotated[

@@ -33,15 +33,28 @@ const MAX_PATIENCE: f64 = 1e8;
 /// constrains), 256 MB at 4,000.
 pub const BNB_LIMIT: usize = DENSE_LIMIT;
 
+/// How long BNB goes on without finding a better tour.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Patience {
+    /// Its own budget: [`SCANS`] in all, and [`PATIENCE_READS`] (at most
+    /// [`MAX_PATIENCE`]) past the last better tour.
+    Budgeted,
+    /// Until it proves its tour optimal or the stop is reached: the search
+    /// spending a caller's time limit on a proof.
+    UntilStop,
+}
+
 /// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
 /// whether the search proved it optimal; `start` is an incumbent order,
 /// `root` the assignment of `d`'s costs where it was already solved (see
-/// [`patch::stored_assignment`]); `stop` a caller's time limit or cancel.
+/// [`patch::stored_assignment`]); `stop` a caller's time limit or cancel;
+/// `patience` whether the search also ends by its own budget.
 pub(crate) fn plan_with(
     d: &Dense,
     start: Option<&[usize]>,
     root: Option<&Assignment>,
     stop: &Stop,
+    patience: Patience,
 ) -> (Vec<usize>, bool) {
     let n = d.len();
     if n == 0 {
@@ -54,10 +67,17 @@ pub(crate) fn plan_with(
         return (order, false);
     };
     let incumbent = start.map(|order| d.successors(order));
-    let budget = Budget {
-        scans: SCANS,
-        patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
-        stop: stop.clone(),
+    let budget = match patience {
+        Patience::Budgeted => Budget {
+            scans: SCANS,
+            patience: (PATIENCE_READS * (m * m) as f64).min(MAX_PATIENCE),
+            stop: stop.clone(),
+        },
+        Patience::UntilStop => Budget {
+            scans: f64::INFINITY,
+            patience: f64::INFINITY,
+            stop: stop.clone(),
+        },
     };
     let found = branch_and_bound_from(m, &cost, incumbent.as_deref(), root, budget);
     (d.path(&found.succ), found.optimal)
@@ -107,7 +127,13 @@ impl Orderer for Bnb {
             descend(&d, &near, &mut order, reversals, &stop);
             order
         });
-        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), &stop);
+        let (order, optimal) = plan_with(
+            &d,
+            start.as_deref(),
+            root.as_ref(),
+            &stop,
+            Patience::Budgeted,
+        );
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

@@ -269,11 +269,21 @@ impl Watch {
     /// (as the phases do, at most every [`REPORT_EVERY`]), asks to. A step
     /// that took seconds without a look at either kept Ctrl-C waiting.
     pub(crate) fn stop(&self) -> Stop {
+        self.stop_by(self.deadline)
+    }
+
+    /// As [`Watch::stop`], but at `deadline` if the caller's comes later:
+    /// for a phase given a share of the time limit.
+    pub(crate) fn stop_at(&self, deadline: Instant) -> Stop {
+        self.stop_by(Some(self.deadline.map_or(deadline, |d| d.min(deadline))))
+    }
+
+    fn stop_by(&self, deadline: Option<Instant>) -> Stop {
         let beat = self.reporter.as_ref().map(|r| {
             let r = Arc::clone(r);
             Arc::new(move || r.beat(None)) as Beat
         });
-        Stop::with_beat(self.deadline, beat)
+        Stop::with_beat(deadline, beat)
     }
 }
 

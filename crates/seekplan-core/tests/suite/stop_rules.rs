@@ -111,6 +111,54 @@ fn a_time_limit_ends_the_search_and_is_named() {
     assert!(s.total_s <= sltf.total_s);
 }
 
+/// `n` points drawn uniform in a 1,000 x 1,000 square, costs their
+/// Euclidean distances rounded: a symmetric matrix, where the assignment
+/// bound (each node's cheapest partner) is weak and branch and bound on
+/// its own budget gives up on many batches of a few dozen nodes.
+fn euclidean_matrix(n: usize, seed: u64) -> CostMatrix<'static> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let points: Vec<(f64, f64)> = (0..n)
+        .map(|_| (rng.gen_range(0.0..1000.0), rng.gen_range(0.0..1000.0)))
+        .collect();
+    let flat: Vec<f64> = (0..n * n)
+        .map(|k| {
+            let ((x, y), (u, v)) = (points[k / n], points[k % n]);
+            (x - u).hypot(y - v).round()
+        })
+        .collect();
+    CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap()
+}
+
+/// With a time limit, branch and bound spends part of it on a proof
+/// rather than giving up on its own budget: batches `best` leaves
+/// unproven by default end proven optimal before the limit, and never
+/// dearer.
+#[test]
+fn a_time_limit_buys_branch_and_bound_a_proof() {
+    let limited = Options {
+        time_limit: Some(Duration::from_secs(60)),
+        ..with_bound()
+    };
+    let mut unproven = 0;
+    for seed in 0..4 {
+        let matrix = euclidean_matrix(30, seed);
+        let (quick, _) =
+            order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
+        if quick.search.unwrap().stopped_because != StopReason::Budget {
+            continue;
+        }
+        unproven += 1;
+        let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &limited).unwrap();
+        let report = s.search.unwrap();
+        assert_eq!(report.stopped_because, StopReason::Optimal, "seed {seed}");
+        assert!(s.total_s <= quick.total_s + 1e-9, "seed {seed}");
+    }
+    assert!(
+        unproven >= 2,
+        "{unproven} batches left unproven by default: the test tests too little"
+    );
+}
+
 /// A time limit spent before the search can start (a nanosecond) leaves
 /// SLTF's order and the cheap geometric ones: every improving phase on
 /// every path (stored and timed-on-demand costs, renumbered batches, the
