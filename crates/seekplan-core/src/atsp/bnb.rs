@@ -91,6 +91,11 @@ const MAX_DEPTH: usize = 2_000;
 /// edges in another order differ in the last bits.
 const REL_EPS: f64 = 1e-12;
 
+/// Rounding room (relative) of [`Searcher::headroom`]: far above what
+/// summing the same edges in another order changes, far below any gap
+/// between tours.
+const HEADROOM_EPS: f64 = 1e-9;
+
 impl Searcher<'_> {
     fn tour_cost(&self, succ: &[usize]) -> f64 {
         (0..self.m).map(|i| self.cost[i * self.m + succ[i]]).sum()
@@ -114,6 +119,18 @@ impl Searcher<'_> {
             self.truncated = true;
         }
         self.truncated
+    }
+
+    /// How much a child of a node worth `value` may add to it and still
+    /// be worth searching: up to the incumbent's value, with room for the
+    /// rounding of sums taken in another order (a child just under the
+    /// incumbent is then re-assigned and rejected by [`Self::improves`]).
+    /// Its shortest path stops there rather than at the free column, and
+    /// the work counted is what it read: on seek matrices of 1,000 files
+    /// the IBM 3590 and LTO-10 gaussian batches (seed 1) that gave up
+    /// after 0.15-0.2 s are now proved optimal in 0.04-0.05 s.
+    fn headroom(&self, value: f64) -> f64 {
+        self.best_cost - value + HEADROOM_EPS * self.best_cost.abs().max(1.0)
     }
 
     /// The reduced cost an edge may have and still be in a tour cheaper
@@ -167,7 +184,9 @@ impl Searcher<'_> {
             self.relaxation.forbid(edge);
             let mut child = node.clone();
             child.free_row(edge.0);
-            let (work, found) = self.relaxation.reassign(&mut child, edge.0, self.limit());
+            let (work, found) =
+                self.relaxation
+                    .reassign(&mut child, edge.0, self.limit(), self.headroom(value));
             self.scanned += work;
             self.nodes += 1;
             self.relaxation.undo(before);

@@ -215,14 +215,16 @@ impl Matching {
     /// reduced costs of `c` (Dijkstra over columns, dense scans; infinite
     /// entries are forbidden), keeping the duals feasible and the assigned
     /// edges tight. Returns the number of rows scanned (each scan reads m
-    /// costs), or `None`, changing nothing, when no path of finite cost
-    /// exists.
+    /// costs), `Ok` once the row is assigned; `Err`, changing nothing, when
+    /// no path of finite cost exists or every path is longer than `within`
+    /// (the assignment's value would rise by more).
     pub(crate) fn augment(
         &mut self,
         start: usize,
         c: impl Fn(usize, usize) -> f64,
         s: &mut Scratch,
-    ) -> Option<usize> {
+        within: f64,
+    ) -> Result<usize, usize> {
         let m = self.v.len();
         let (u, v) = (&self.u, &self.v);
         s.dist.fill(f64::INFINITY);
@@ -251,8 +253,8 @@ impl Matching {
                     best_j = j;
                 }
             }
-            if best_j == FREE {
-                return None;
+            if best_j == FREE || best > within {
+                return Err(s.touched.len() + 1);
             }
             s.done[best_j] = true;
             s.touched.push(best_j);
@@ -263,7 +265,7 @@ impl Matching {
             i = self.col_row[best_j];
         }
         self.complete(start, &s.touched, &s.dist, &s.way);
-        Some(s.touched.len())
+        Ok(s.touched.len())
     }
 }
 
@@ -271,14 +273,17 @@ impl Matching {
     /// [`Matching::augment`] over a sparse graph: the edges out of row i
     /// are what `edges(i)` yields, (column, cost) pairs (None: give up,
     /// e.g. on a spent budget), and the next column is taken from a heap.
-    /// Returns the edges scanned, or `None`, changing nothing, when no
-    /// path exists or `edges` gave up.
+    /// Returns the edges scanned, `Ok` once the row is assigned; `Err`,
+    /// changing nothing, when no path exists, every path is longer than
+    /// `within` (the assignment's value would rise by more: the search
+    /// stops at the first column beyond it), or `edges` gave up.
     pub(crate) fn augment_sparse<I>(
         &mut self,
         start: usize,
         mut edges: impl FnMut(usize) -> Option<I>,
         s: &mut HeapScratch,
-    ) -> Option<usize>
+        within: f64,
+    ) -> Result<usize, usize>
     where
         I: Iterator<Item = (usize, f64)>,
     {
@@ -288,7 +293,10 @@ impl Matching {
         let mut reached = 0.0;
         loop {
             let base = reached - self.u[i];
-            for (j, c) in edges(i)? {
+            let Some(out) = edges(i) else {
+                return Err(scanned);
+            };
+            for (j, c) in out {
                 scanned += 1;
                 // A settled column is skipped, asked only where the path
                 // would improve, which is rare: one random read fewer per
@@ -309,11 +317,16 @@ impl Matching {
                 }
             }
             let j = loop {
-                let Reverse((Key(d), j)) = s.heap.pop()?;
+                let Some(Reverse((Key(d), j))) = s.heap.pop() else {
+                    return Err(scanned);
+                };
                 if !s.done[j] && d == s.dist[j] {
                     break j;
                 }
             };
+            if s.dist[j] > within {
+                return Err(scanned);
+            }
             s.done[j] = true;
             s.settled.push(j);
             reached = s.dist[j];
@@ -323,7 +336,7 @@ impl Matching {
             i = self.col_row[j];
         }
         self.complete(start, &s.settled, &s.dist, &s.way);
-        Some(scanned)
+        Ok(scanned)
     }
 
     /// Ends a shortest augmenting path from the free row `start` whose
@@ -383,7 +396,9 @@ pub fn assignment_until(m: usize, cost: &[f64], stop: &Stop) -> Option<Assignmen
         }
         if matching.row_col[start] == FREE {
             assert!(
-                matching.augment(start, c, &mut scratch).is_some(),
+                matching
+                    .augment(start, c, &mut scratch, f64::INFINITY)
+                    .is_ok(),
                 "no finite assignment for row {start}"
             );
         }

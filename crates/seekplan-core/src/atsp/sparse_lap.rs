@@ -144,8 +144,8 @@ impl Solver {
             (*work <= budget).then(|| adj[i].iter().copied())
         };
         self.m
-            .augment_sparse(start, edges, &mut self.scratch)
-            .is_some()
+            .augment_sparse(start, edges, &mut self.scratch, f64::INFINITY)
+            .is_ok()
     }
 }
 
