@@ -127,13 +127,14 @@ impl Orderer for Bnb {
             descend(&d, &near, &mut order, reversals, &stop);
             order
         });
-        let (order, optimal) = plan_with(
-            &d,
-            start.as_deref(),
-            root.as_ref(),
-            &stop,
-            Patience::Budgeted,
-        );
+        // A caller's time limit is the search's budget: it runs until it
+        // proves its tour optimal or the limit ends it.
+        let patience = if options.time_limit.is_some() {
+            Patience::UntilStop
+        } else {
+            Patience::Budgeted
+        };
+        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), &stop, patience);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

@@ -132,7 +132,7 @@ fn euclidean_matrix(n: usize, seed: u64) -> CostMatrix<'static> {
 /// With a time limit, branch and bound spends part of it on a proof
 /// rather than giving up on its own budget: batches `best` leaves
 /// unproven by default end proven optimal before the limit, and never
-/// dearer.
+/// dearer; `bnb` alone proves the same optimum.
 #[test]
 fn a_time_limit_buys_branch_and_bound_a_proof() {
     let limited = Options {
@@ -152,6 +152,18 @@ fn a_time_limit_buys_branch_and_bound_a_proof() {
         let report = s.search.unwrap();
         assert_eq!(report.stopped_because, StopReason::Optimal, "seed {seed}");
         assert!(s.total_s <= quick.total_s + 1e-9, "seed {seed}");
+        // `bnb` alone spends the limit on its search too and proves the
+        // same optimum (its bound then equals its total).
+        let (b, _) = order_matrix_with(&matrix, 0, None, Algorithm::Bnb, &limited).unwrap();
+        assert_eq!(
+            b.lower_bound_s,
+            Some(b.total_s),
+            "seed {seed}: bnb unproven"
+        );
+        assert!(
+            (b.total_s - s.total_s).abs() <= 1e-9 * s.total_s,
+            "seed {seed}"
+        );
     }
     assert!(
         unproven >= 2,
