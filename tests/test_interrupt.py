@@ -98,3 +98,30 @@ def test_ctrl_c_stops_a_long_order_at_once_without_a_progress_callback(ctrl_c_ra
     finally:
         timer.cancel()
     assert sent and time.monotonic() - sent[0] < 1.5
+
+
+def test_ctrl_c_stops_branch_and_bound_given_a_time_limit(ctrl_c_raises):
+    """`bnb` given a time limit searches until it proves its tour or the limit
+    passes (a minute here, on 60 random points it cannot prove in seconds);
+    Ctrl-C still ends it within a fraction of a second."""
+    import numpy as np
+
+    import seekplan
+
+    points = np.random.default_rng(1).integers(0, 1000, size=(60, 2))
+    apart = points[:, None, :] - points[None, :, :]
+    matrix = np.rint(np.hypot(apart[..., 0], apart[..., 1]))
+    sent: list[float] = []
+
+    def ctrl_c() -> None:
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(1.0, ctrl_c)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            seekplan.order_matrix(matrix, algo="bnb", time_limit=60)
+    finally:
+        timer.cancel()
+    assert sent and time.monotonic() - sent[0] < 1.5

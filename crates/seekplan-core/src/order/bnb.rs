@@ -10,6 +10,7 @@ use super::local_search::{descend, reversals_pay};
 use super::neighbours::Neighbours;
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
 use super::registry::{Orderer, Plan};
+use super::watch::Watch;
 use super::{sltf, Options, Problem};
 use crate::atsp::{branch_and_bound_from, Assignment, Budget};
 use crate::stop::Stop;
@@ -118,7 +119,11 @@ impl Orderer for Bnb {
                 limit: BNB_LIMIT,
             });
         }
-        let stop = Stop::at(options.deadline());
+        // The run's stop hears the caller's progress callback too (Ctrl-C
+        // from Python), which matters once a time limit lets it run long.
+        let mut watch = Watch::new(options, 0.0);
+        watch.phase("branch and bound");
+        let stop = watch.stop();
         let d = Dense::new(problem);
         let near = Neighbours::new(&d);
         let root = patch::stored_assignment(problem, &d, &Stop::never());
