@@ -278,6 +278,8 @@ impl Watch {
         self.stop_by(Some(self.deadline.map_or(deadline, |d| d.min(deadline))))
     }
 
+    /// The stop at `deadline` (none: no time limit) that also asks the
+    /// caller's progress callback, if any.
     fn stop_by(&self, deadline: Option<Instant>) -> Stop {
         let beat = self.reporter.as_ref().map(|r| {
             let r = Arc::clone(r);
