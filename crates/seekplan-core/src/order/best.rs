@@ -34,7 +34,6 @@ use super::{
     scan, sltf, sort, trials, walks, Head, Options, Problem, SearchReport, MAX_ITERATIONS,
 };
 use crate::atsp::Assignment;
-use crate::stop::Stop;
 use crate::{Moves, Result, Schedule};
 use std::time::Instant;
 
@@ -316,7 +315,8 @@ fn search(
         // root's own patched assignment is its first incumbent): where
         // the gap is narrow it often proves the optimum in a fraction
         // of what the other phases would spend.
-        let (order, optimal) = branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch);
+        let (order, optimal) =
+            branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch, None);
         proven = optimal;
         searched = Some(order);
     }
@@ -395,7 +395,7 @@ fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), root, watch);
+        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), root, watch, None);
         proven = optimal;
         seeds.push(order);
     } else {
@@ -489,7 +489,10 @@ fn improve(
             // bound for a proof, then kicks until it runs out or the tour
             // meets the target gap.
             if n <= BNB_LIMIT && !proven && !watch.done() {
-                let (order, _) = prove(problem, d, &kicked, root, watch, limit);
+                let now = Instant::now();
+                let share = limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
+                let proof = Some(now + share);
+                let (order, _) = branch_and_bound(problem, d, Some(&kicked), root, watch, proof);
                 if d.tour(&order) < d.tour(&kicked) {
                     kicked = order;
                 }
@@ -519,76 +522,36 @@ fn improve(
 
 /// Share of a caller's time limit left after the default phases that
 /// branch and bound may spend on a proof; the kicks get the rest. On the
-/// 17 seek matrices of 100 files `best` leaves unproven by default (LTO-9
+/// seek matrices of 100 files `best` leaves unproven by default (LTO-9
 /// seeds 1-8, IBM 3590 uniform seeds 1-8), a limit of 10 s spent on kicks
-/// alone shortened none; with this share, 11 ended proven optimal in
-/// 0.13-4.7 s, one of them (LTO-9 half, seed 3) 0.013 % shorter, and the
-/// other six kept their tours (2026-11-29). The kicks stay for batches
-/// whose tree is too large to search: an even split is a choice, not a
-/// measured optimum.
+/// alone shortened none of 17; with this share 9 of the 15 left after
+/// branch and bound's cutoff end proven optimal in 0.10-2.6 s, two of them
+/// shorter (LTO-9 half seed 3 by 0.013 %, uniform seed 3 by 0.0034 %), and
+/// the other six keep their tours (`bench_limit_proof.py`, 2026-11-29). The
+/// kicks stay for batches whose tree is too large to search: an even split
+/// is a choice, not a measured optimum.
 const PROOF_SHARE: f64 = 0.5;
 
-/// Branch and bound without its own budget from `incumbent` for
-/// [`PROOF_SHARE`] of the time left before `deadline`: the tour it
-/// returns and whether it proved it optimal.
-fn prove(
-    problem: &Problem,
-    d: &Dense,
-    incumbent: &[usize],
-    root: Option<&Assignment>,
-    watch: &mut Watch,
-    deadline: Instant,
-) -> (Vec<usize>, bool) {
-    let now = Instant::now();
-    let share = deadline.saturating_duration_since(now).mul_f64(PROOF_SHARE);
-    let stop = watch.stop_at(now + share);
-    search_tree(
-        problem,
-        d,
-        Some(incumbent),
-        root,
-        watch,
-        &stop,
-        Patience::UntilStop,
-    )
-}
-
 /// BNB from `incumbent` (and the root assignment `root`, see
-/// [`patch::stored_assignment`]) within the time left, as one phase of `watch`;
-/// whether it proved its tour optimal. On a matrix that proof is a bound
-/// the tour meets, which ends the search.
+/// [`patch::stored_assignment`]) as one phase of `watch`, on its own budget
+/// within the time left, or, given `proof_until`, without one until then
+/// (a caller's time limit spent on a proof); whether it proved its tour
+/// optimal. On a matrix that proof is a bound the tour meets, which ends
+/// the search.
 fn branch_and_bound(
     problem: &Problem,
     d: &Dense,
     incumbent: Option<&[usize]>,
     root: Option<&Assignment>,
     watch: &mut Watch,
+    proof_until: Option<Instant>,
 ) -> (Vec<usize>, bool) {
-    let stop = watch.stop();
-    search_tree(
-        problem,
-        d,
-        incumbent,
-        root,
-        watch,
-        &stop,
-        Patience::Budgeted,
-    )
-}
-
-/// BNB as [`branch_and_bound`] does it, ended by `stop` and, where
-/// `patience` says so, by its own budget.
-fn search_tree(
-    problem: &Problem,
-    d: &Dense,
-    incumbent: Option<&[usize]>,
-    root: Option<&Assignment>,
-    watch: &mut Watch,
-    stop: &Stop,
-    patience: Patience,
-) -> (Vec<usize>, bool) {
+    let (stop, patience) = match proof_until {
+        None => (watch.stop(), Patience::Budgeted),
+        Some(until) => (watch.stop_at(until), Patience::UntilStop),
+    };
     watch.phase("branch and bound");
-    let (order, optimal) = bnb::plan_with(d, incumbent, root, stop, patience);
+    let (order, optimal) = bnb::plan_with(d, incumbent, root, &stop, patience);
     watch.offer(d.tour(&order));
     if optimal && problem.is_matrix() {
         watch.bound(d.tour(&order));
