@@ -7,6 +7,7 @@
 use super::line::OnLine;
 use super::sparse_lap::Costs;
 use crate::stop::Stop;
+use std::cmp::Ordering;
 
 /// The `k` least (column, key) pairs offered, ties to the column met
 /// first going up cyclically from an origin column (so the pairs kept do
@@ -43,7 +44,16 @@ impl TopK {
     /// first, in order, then those below it (wrapping makes them greater).
     #[inline]
     fn rank(&self, j: usize) -> usize {
-        j.wrapping_sub(self.origin)
+        rank_from(self.origin, j)
+    }
+
+    /// The order in which a `TopK` from `origin` keeps (column, cost)
+    /// pairs, for finite costs: the less first, ties by [`TopK::rank`].
+    pub(super) fn order(origin: usize) -> impl Fn(&(usize, f64), &(usize, f64)) -> Ordering {
+        move |a, b| {
+            a.1.total_cmp(&b.1)
+                .then(rank_from(origin, a.0).cmp(&rank_from(origin, b.0)))
+        }
     }
 
     /// The key a pair must not exceed to be kept (infinite until full).
@@ -345,7 +355,7 @@ impl<'c, C: Costs> Checker<'c, C> {
             self.is_candidate[j] = false;
         }
         let mut least = least.into_vec();
-        least.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        least.sort_by(by_cost_then_column);
         let count = least.iter().take(added).take_while(|e| e.1 < -eps).count();
         Found {
             negative,
@@ -386,26 +396,32 @@ impl<'c, C: Costs> Checker<'c, C> {
             count += usize::from(r < -eps);
         }
         let found = &mut found[..count];
-        // Less first, ties going up cyclically from the row's own column.
-        let key = |e: &(usize, f64)| (e.1, e.0.wrapping_sub(i));
-        let by_key = |a: &(usize, f64), b: &(usize, f64)| {
-            let (ka, kb) = (key(a), key(b));
-            ka.0.total_cmp(&kb.0).then(ka.1.cmp(&kb.1))
-        };
         let (kept, least_other) = if count > added {
-            found.select_nth_unstable_by(added, by_key);
+            found.select_nth_unstable_by(added, TopK::order(i));
             let next = found[added].1;
             (&mut found[..=added], next)
         } else {
             (found, least_kept)
         };
-        kept.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        kept.sort_by(by_cost_then_column);
         Found {
             negative,
             violated: kept.iter().take(added).map(|e| e.0).collect(),
             least_other,
         }
     }
+}
+
+/// Column `j`'s place among ties counted from `origin` (see [`TopK::rank`]).
+#[inline]
+fn rank_from(origin: usize, j: usize) -> usize {
+    j.wrapping_sub(origin)
+}
+
+/// The order a check returns its violations in: the most negative reduced
+/// cost first, ties by column.
+fn by_cost_then_column(a: &(usize, f64), b: &(usize, f64)) -> Ordering {
+    a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))
 }
 
 /// What a check of one row asks: the row, its potential, how many of its
