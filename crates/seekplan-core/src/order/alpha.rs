@@ -17,6 +17,7 @@
 //! edge is its fixed one), that node's cheapest other edge.
 
 use super::dense::Dense;
+use super::edge_bounds::EdgeBounds;
 use super::neighbours::Neighbours;
 use crate::stop::Stop;
 
@@ -323,18 +324,25 @@ fn ascent(g: &Graph, upper: f64, stop: &Stop) -> (Penalties, f64) {
     best
 }
 
+/// What [`candidates`] finds after the ascent.
+pub(crate) struct Candidates {
+    /// Each node's smallest-α successors and predecessors.
+    pub(crate) near: Neighbours,
+    /// The ascent's best 1-tree bound: a lower bound on every tour.
+    pub(crate) bound: f64,
+    /// For each node's successors in `near`'s order, whether α is zero
+    /// (the edge lies on a minimum 1-tree: what the trials' start tours
+    /// follow, see [`super::walks`]).
+    pub(crate) zero: Vec<Vec<bool>>,
+    /// A lower bound on every tour through each edge.
+    pub(crate) edges: EdgeBounds,
+}
+
 /// Each node's `count` smallest-α successors and predecessors (ties to the
 /// cheaper edge, then the lower node) after the ascent from a tour costing
-/// `upper`, stopped at `stop`; the ascent's best 1-tree bound, a
-/// lower bound on every tour of `d`; and, for each node's successors in
-/// that order, whether α is zero (the edge lies on a minimum 1-tree: what
-/// the trials' start tours follow, see [`super::walks`]).
-pub(crate) fn candidates(
-    d: &Dense,
-    upper: f64,
-    count: usize,
-    stop: &Stop,
-) -> (Neighbours, f64, Vec<Vec<bool>>) {
+/// `upper`, stopped at `stop`, with the ascent's bound and what it says of
+/// each edge (see [`Candidates`]).
+pub(crate) fn candidates(d: &Dense, upper: f64, count: usize, stop: &Stop) -> Candidates {
     let g = Graph::new(d);
     let m = g.m;
     let (pen, bound) = ascent(&g, upper, stop);
@@ -362,7 +370,12 @@ pub(crate) fn candidates(
         .enumerate()
         .map(|(u, vs)| vs.iter().map(|&v| alpha[u * m + v] <= 0.0).collect())
         .collect();
-    (Neighbours::from_lists(d, preds, succs), bound, zero)
+    Candidates {
+        near: Neighbours::from_lists(d, preds, succs),
+        bound,
+        zero,
+        edges: EdgeBounds::new(m, bound, alpha),
+    }
 }
 
 #[cfg(test)]
@@ -518,7 +531,7 @@ mod tests {
                 let mut order: Vec<usize> = (0..d.len()).collect();
                 let mut optimum = f64::INFINITY;
                 permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
-                let (near, _, _) = candidates(d, d.tour(&order), 3, &Stop::never());
+                let near = candidates(d, d.tour(&order), 3, &Stop::never()).near;
                 let (pen, bound) = ascent(&g, d.tour(&order), &Stop::never());
                 prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
                 for u in 0..m {

@@ -25,6 +25,7 @@
 
 use super::bnb::{Patience, BNB_LIMIT};
 use super::dense::{Dense, MATRIX_LIMIT};
+use super::edge_bounds::EdgeBounds;
 use super::local_search::{descend, reversals_pay};
 use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
@@ -315,8 +316,15 @@ fn search(
         // root's own patched assignment is its first incumbent): where
         // the gap is narrow it often proves the optimum in a fraction
         // of what the other phases would spend.
-        let (order, optimal) =
-            branch_and_bound(problem, d, first.as_deref(), root.as_ref(), watch, None);
+        let (order, optimal) = branch_and_bound(
+            problem,
+            d,
+            first.as_deref(),
+            root.as_ref(),
+            None,
+            watch,
+            None,
+        );
         proven = optimal;
         searched = Some(order);
     }
@@ -395,7 +403,8 @@ fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) = branch_and_bound(problem, d, searched.as_deref(), root, watch, None);
+        let (order, optimal) =
+            branch_and_bound(problem, d, searched.as_deref(), root, None, watch, None);
         proven = optimal;
         seeds.push(order);
     } else {
@@ -408,15 +417,16 @@ fn improve(
     // On a matrix a finished branch and bound leaves nothing to improve.
     let settled = proven && problem.is_matrix();
     let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT && !settled && !watch.done();
-    // Which α candidates are zero-α (what the walks follow), if any.
-    let mut zero = None;
+    // Which α candidates are zero-α (what the walks follow), and what the
+    // ascent's 1-tree says of each edge, if any.
+    let (mut zero, mut edges) = (None, None);
     let near = if alpha {
         watch.phase("alpha candidates");
-        let (near, tree_bound, zero_alpha) =
-            alpha::candidates(d, cheapest, ALPHA_CANDIDATES, &stop);
-        watch.bound(bound::rounded_down(tree_bound));
-        zero = Some(zero_alpha);
-        near
+        let found = alpha::candidates(d, cheapest, ALPHA_CANDIDATES, &stop);
+        watch.bound(bound::rounded_down(found.bound));
+        zero = Some(found.zero);
+        edges = Some(found.edges);
+        found.near
     } else {
         near
     };
@@ -492,7 +502,15 @@ fn improve(
                 let now = Instant::now();
                 let share = limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
                 let proof = Some(now + share);
-                let (order, _) = branch_and_bound(problem, d, Some(&kicked), root, watch, proof);
+                let (order, _) = branch_and_bound(
+                    problem,
+                    d,
+                    Some(&kicked),
+                    root,
+                    edges.as_ref(),
+                    watch,
+                    proof,
+                );
                 if d.tour(&order) < d.tour(&kicked) {
                     kicked = order;
                 }
@@ -527,13 +545,16 @@ fn improve(
 /// alone shortened none of 17; with this share 9 of the 15 left after
 /// branch and bound's cutoff end proven optimal in 0.10-2.6 s, two of them
 /// shorter (LTO-9 half seed 3 by 0.013 %, uniform seed 3 by 0.0034 %), and
-/// the other six keep their tours (`bench_limit_proof.py`, 2026-11-29). The
-/// kicks stay for batches whose tree is too large to search: an even split
-/// is a choice, not a measured optimum.
+/// the other six keep their tours (`bench_limit_proof.py`, 2026-11-29);
+/// with the edges the α ascent rules out left out of that search
+/// ([`EdgeBounds`]), 12 of the 15 in 0.06-2.1 s. The kicks stay for
+/// batches whose tree is too large to search: an even split is a choice,
+/// not a measured optimum.
 const PROOF_SHARE: f64 = 0.5;
 
 /// BNB from `incumbent` (and the root assignment `root`, see
-/// [`patch::stored_assignment`]) as one phase of `watch`, on its own budget
+/// [`patch::stored_assignment`]; `edges`, where the α ascent ran, leaves out
+/// the edges no cheaper tour takes) as one phase of `watch`, on its own budget
 /// within the time left, or, given `proof_until`, without one until then
 /// (a caller's time limit spent on a proof); whether it proved its tour
 /// optimal. On a matrix that proof is a bound the tour meets, which ends
@@ -543,6 +564,7 @@ fn branch_and_bound(
     d: &Dense,
     incumbent: Option<&[usize]>,
     root: Option<&Assignment>,
+    edges: Option<&EdgeBounds>,
     watch: &mut Watch,
     proof_until: Option<Instant>,
 ) -> (Vec<usize>, bool) {
@@ -551,7 +573,7 @@ fn branch_and_bound(
         Some(until) => (watch.stop_at(until), Patience::UntilStop),
     };
     watch.phase("branch and bound");
-    let (order, optimal) = bnb::plan_with(d, incumbent, root, &stop, patience);
+    let (order, optimal) = bnb::plan_with(d, incumbent, root, edges, &stop, patience);
     watch.offer(d.tour(&order));
     if optimal && problem.is_matrix() {
         watch.bound(d.tour(&order));

@@ -6,6 +6,7 @@
 //! met.
 
 use super::dense::Dense;
+use super::edge_bounds::EdgeBounds;
 use super::local_search::{descend, reversals_pay};
 use super::neighbours::Neighbours;
 use super::patch::{self, DENSE_LIMIT, NEAR_PATCH_FROM};
@@ -48,12 +49,15 @@ pub(crate) enum Patience {
 /// The BNB order for the costs `d` (at most [`BNB_LIMIT`] requests), and
 /// whether the search proved it optimal; `start` is an incumbent order,
 /// `root` the assignment of `d`'s costs where it was already solved (see
-/// [`patch::stored_assignment`]); `stop` a caller's time limit or cancel;
-/// `patience` whether the search also ends by its own budget.
+/// [`patch::stored_assignment`]); `edges` bounds on the tours through each
+/// edge, where known: the search leaves out every edge no tour cheaper than
+/// `start` takes; `stop` a caller's time limit or cancel; `patience`
+/// whether the search also ends by its own budget.
 pub(crate) fn plan_with(
     d: &Dense,
     start: Option<&[usize]>,
     root: Option<&Assignment>,
+    edges: Option<&EdgeBounds>,
     stop: &Stop,
     patience: Patience,
 ) -> (Vec<usize>, bool) {
@@ -62,12 +66,15 @@ pub(crate) fn plan_with(
         return (Vec::new(), true);
     }
     let m = n + 1;
-    let Some(cost) = d.square_until(stop) else {
+    let Some(mut cost) = d.square_until(stop) else {
         // Out of time before the search: the tour it was to start from.
         let order = start.map_or_else(|| sltf::plan_with(d), <[usize]>::to_vec);
         return (order, false);
     };
     let incumbent = start.map(|order| d.successors(order));
+    if let (Some(edges), Some(tour)) = (edges, &incumbent) {
+        edges.forbid_above(&mut cost, tour);
+    }
     let budget = match patience {
         Patience::Budgeted => Budget {
             scans: SCANS,
@@ -139,7 +146,8 @@ impl Orderer for Bnb {
         } else {
             Patience::Budgeted
         };
-        let (order, optimal) = plan_with(&d, start.as_deref(), root.as_ref(), &stop, patience);
+        let (order, optimal) =
+            plan_with(&d, start.as_deref(), root.as_ref(), None, &stop, patience);
         Ok(Plan {
             optimal: optimal && problem.is_matrix(),
             ..Plan::locate(order)

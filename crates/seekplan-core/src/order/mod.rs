@@ -7,6 +7,7 @@ mod bnb;
 mod bound;
 mod cta_sltf;
 mod dense;
+mod edge_bounds;
 mod edge_sums;
 mod fifo;
 mod ils;

@@ -308,7 +308,8 @@ mod tests {
         let made = |rows: Vec<Vec<f64>>| {
             on_closed_tour(rows, |d, _| {
                 let mut best: Vec<usize> = (0..d.len()).collect();
-                let (near, _, zero) = alpha::candidates(d, d.tour(&best), 5, &Stop::never());
+                let alpha::Candidates { near, zero, .. } =
+                    alpha::candidates(d, d.tour(&best), 5, &Stop::never());
                 search(d, &near, &zero, &mut best, &kicks, &Stop::never()).len()
             })
         };
@@ -329,7 +330,8 @@ mod tests {
     fn the_search_keeps_a_permutation_never_worse_than_its_start() {
         on_closed_tour(tilted(40), |d, _| {
             let start: Vec<usize> = (0..d.len()).rev().collect();
-            let (near, _, zero) = alpha::candidates(d, d.tour(&start), 5, &Stop::never());
+            let alpha::Candidates { near, zero, .. } =
+                alpha::candidates(d, d.tour(&start), 5, &Stop::never());
             let options = Options {
                 iterations: Some(40),
                 ..Options::default()
