@@ -9,7 +9,9 @@
 //! tour BNB alone starts from, see [`bnb::patched`]); Or-opt on the two
 //! cheapest seeds (the second only if close enough, see `SEED_SLACK` and
 //! `EXCESS_SLACK`) and iterated local search on the better, its kicks
-//! following the open gap; on nearly symmetric matrices, rounds of trials
+//! following the open gap; on nearly symmetric matrices, where the kicked
+//! tour is within [`NARROW_TREE_GAP`] of the bound, BNB again without the
+//! edges the α ascent's 1-tree rules out ([`EdgeBounds`]), then rounds of trials
 //! from random walks guided by its tour ([`walks`]), each round's tours
 //! merged ([`merge`]) and the result polished, where the searches draw their
 //! moves from α-nearness candidates ([`alpha`]), else restarts of that
@@ -104,6 +106,17 @@ const NARROW_GAP: f64 = 0.05;
 /// 5,000 nodes SLTF's order (19 % above the bound, the patched tour
 /// 0.0004 %) took half a second of Or-opt and never won.
 const EXCESS_SLACK: f64 = 3.0;
+
+/// After the kicks, on a nearly symmetric matrix whose tour is within this
+/// much (a fraction of its total) of the lower bound (the larger of the
+/// assignment's and the α ascent's 1-tree's), branch and bound runs again
+/// without the edges the 1-tree rules out (see [`EdgeBounds`]). On the seek matrices of 100 and 316 files
+/// (`bench_seek_sweep.py`) the tours it proved had 0.005-0.27 % open; on
+/// the DIMACS rtilt, stilt, crane and coin instances of 100 and 316 nodes
+/// (seed 1) 0.7-7.6 % was open, up to 294 of 316 edges per node stayed,
+/// and it proved none, at 1-19 % more CPU each (2026-11-29). A choice
+/// between those, not a measured optimum.
+const NARROW_TREE_GAP: f64 = 0.005;
 
 /// Largest nearly symmetric matrix (nodes) whose local searches take their
 /// moves from α-nearness candidates rather than the cheapest partners: the
@@ -472,6 +485,21 @@ fn improve(
             reversals,
             Some(&mut *watch),
         );
+        let narrow = watch
+            .open_gap(d.tour(&kicked))
+            .is_some_and(|g| g <= NARROW_TREE_GAP);
+        if let Some(edges) = edges.as_ref().filter(|_| narrow && !watch.done()) {
+            // Within reach of the 1-tree bound, branch and bound over the
+            // edges it leaves (see `EdgeBounds`) from the kicked tour: a
+            // proof ends the search here, and where the budget ends it
+            // first the tour it found may still be shorter.
+            let (order, optimal) =
+                branch_and_bound(problem, d, Some(&kicked), root, Some(edges), watch, None);
+            proven = optimal;
+            if d.tour(&order) < d.tour(&kicked) {
+                kicked = order;
+            }
+        }
         if let Some(zero) = zero.as_ref().filter(|_| !watch.done()) {
             // Where reversals pay, ILS stalls in one basin whatever its
             // seed: trials from walks, merged round by round, reach
