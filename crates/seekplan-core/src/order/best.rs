@@ -110,11 +110,12 @@ const EXCESS_SLACK: f64 = 3.0;
 /// After the kicks, on a nearly symmetric matrix whose tour is within this
 /// much (a fraction of its total) of the lower bound (the larger of the
 /// assignment's and the α ascent's 1-tree's), branch and bound runs again
-/// without the edges the 1-tree rules out (see [`EdgeBounds`]). On the seek matrices of 100 and 316 files
-/// (`bench_seek_sweep.py`) the tours it proved had 0.005-0.27 % open; on
-/// the DIMACS rtilt, stilt, crane and coin instances of 100 and 316 nodes
-/// (seed 1) 0.7-7.6 % was open, up to 294 of 316 edges per node stayed,
-/// and it proved none, at 1-19 % more CPU each (2026-11-29). A choice
+/// without the edges the 1-tree rules out (see [`EdgeBounds`]). On the
+/// seek matrices of 100 and 316 files (`bench_seek_sweep.py`) the tours it
+/// proved had 0.005-0.27 % open. On the DIMACS rtilt, stilt, crane and
+/// coin instances of 100 and 316 nodes 0.7-7.6 % was open (seed 1; up to
+/// 294 of 316 edges per node stayed), and without this limit it proved
+/// none of seeds 1-3, at up to 19 % more CPU each (2026-11-29). A choice
 /// between those, not a measured optimum.
 const NARROW_TREE_GAP: f64 = 0.005;
 
