@@ -489,7 +489,10 @@ fn improve(
         let narrow = watch
             .open_gap(d.tour(&kicked))
             .is_some_and(|g| g <= NARROW_TREE_GAP);
-        if let Some(edges) = edges.as_ref().filter(|_| narrow && !watch.done()) {
+        if let Some(edges) = edges
+            .as_ref()
+            .filter(|_| narrow && !proven && !watch.done())
+        {
             // Within reach of the 1-tree bound, branch and bound over the
             // edges it leaves (see `EdgeBounds`) from the kicked tour: a
             // proof ends the search here, and where the budget ends it
