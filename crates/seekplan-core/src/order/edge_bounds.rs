@@ -58,7 +58,9 @@ impl EdgeBounds {
 mod tests {
     use super::super::alpha::candidates;
     use super::super::bnb::{plan_with, Patience};
+    use super::super::local_search::descend;
     use super::super::test_support::{on_closed_tour, permute, square_rows, tilted};
+    use super::EdgeBounds;
     use crate::stop::Stop;
     use proptest::prelude::*;
 
@@ -98,12 +100,43 @@ mod tests {
         }
     }
 
+    /// Bounds that rule out every edge (as rounding could, at the margin)
+    /// still leave the incumbent's own: the search keeps its tour and
+    /// returns it rather than finding no assignment.
+    #[test]
+    fn bounds_above_every_tour_leave_the_incumbent() {
+        on_closed_tour(tilted(12), |d, _| {
+            let order: Vec<usize> = (0..d.len()).rev().collect();
+            let m = d.len() + 1;
+            let over = EdgeBounds::new(m, 2.0 * d.tour(&order) + 1.0, vec![0.0; m * m]);
+            let tour = d.successors(&order);
+            let mut cost = d.square();
+            let forbidden = over.forbid_above(&mut cost, &tour);
+            assert_eq!(forbidden, m * (m - 1) - m, "all but the tour's edges go");
+            for (u, &v) in tour.iter().enumerate() {
+                assert!(
+                    cost[u * m + v].is_finite(),
+                    "the tour's own edge {u}→{v} went"
+                );
+            }
+            let (found, _) = plan_with(
+                d,
+                Some(&order),
+                None,
+                Some(&over),
+                &Stop::never(),
+                Patience::Budgeted,
+            );
+            assert_eq!(found, order);
+        });
+    }
+
     /// On nearly symmetric costs, from a good tour, most edges go.
     #[test]
     fn a_good_tour_forbids_most_edges() {
         on_closed_tour(tilted(40), |d, near| {
             let mut order: Vec<usize> = (0..d.len()).collect();
-            super::super::local_search::descend(d, near, &mut order, true, &Stop::never());
+            descend(d, near, &mut order, true, &Stop::never());
             let found = candidates(d, d.tour(&order), 5, &Stop::never());
             let mut cost = d.square();
             let m = d.len() + 1;
