@@ -115,8 +115,9 @@ const EXCESS_SLACK: f64 = 3.0;
 /// proved had 0.005-0.27 % open. On the DIMACS rtilt, stilt, crane and
 /// coin instances of 100 and 316 nodes 0.7-7.6 % was open (seed 1; up to
 /// 294 of 316 edges per node stayed), and without this limit it proved
-/// none of seeds 1-3, at up to 19 % more CPU each (2026-11-29). A choice
-/// between those, not a measured optimum.
+/// none of seeds 1-3, at up to 19 % more CPU (coin 316 seed 1; 1.7 % over
+/// the 54 runs of every family) (2026-11-29). A choice between those, not
+/// a measured optimum.
 const NARROW_TREE_GAP: f64 = 0.005;
 
 /// Largest nearly symmetric matrix (nodes) whose local searches take their
