@@ -54,6 +54,14 @@ fn with_bound() -> Options {
     }
 }
 
+/// [`with_bound`] and a time limit of `limit`.
+fn with_limit(limit: Duration) -> Options {
+    Options {
+        time_limit: Some(limit),
+        ..with_bound()
+    }
+}
+
 #[test]
 fn a_tour_that_meets_the_bound_stops_as_optimal_after_patching() {
     let matrix = forward_line(400);
@@ -100,10 +108,7 @@ fn a_wide_gap_stops_at_once_and_says_so() {
 fn a_time_limit_ends_the_search_and_is_named() {
     // 1,500 random nodes: branch and bound cannot prove them in 50 ms.
     let matrix = random_matrix(1_500, 3);
-    let options = Options {
-        time_limit: Some(Duration::from_millis(50)),
-        ..with_bound()
-    };
+    let options = with_limit(Duration::from_millis(50));
     let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &options).unwrap();
     let report = s.search.unwrap();
     assert_eq!(report.stopped_because, StopReason::Time);
@@ -135,10 +140,7 @@ fn euclidean_matrix(n: usize, seed: u64) -> CostMatrix<'static> {
 /// dearer; `bnb` alone proves the same optimum.
 #[test]
 fn a_time_limit_buys_branch_and_bound_a_proof() {
-    let limited = Options {
-        time_limit: Some(Duration::from_secs(60)),
-        ..with_bound()
-    };
+    let limited = with_limit(Duration::from_secs(60));
     let mut unproven = 0;
     for seed in 0..9 {
         let matrix = euclidean_matrix(30, seed);
@@ -178,10 +180,7 @@ fn a_time_limit_buys_branch_and_bound_a_proof() {
 /// end, and the result is never worse than SLTF.
 #[test]
 fn a_time_limit_spent_at_once_runs_no_improving_phase() {
-    let spent = Options {
-        time_limit: Some(Duration::from_nanos(1)),
-        ..with_bound()
-    };
+    let spent = with_limit(Duration::from_nanos(1));
     let check = |best: Schedule, sltf: Schedule, case: &str| {
         let report = best.search.expect("best reports its search");
         assert_eq!(report.stopped_because, StopReason::Time, "{case}");
@@ -335,10 +334,7 @@ fn a_callback_that_says_stop_ends_the_search_as_cancelled() {
 /// it proves nothing in a minute).
 #[test]
 fn a_tour_near_the_one_tree_bound_is_proven_by_default() {
-    let limited = Options {
-        time_limit: Some(Duration::from_secs(60)),
-        ..with_bound()
-    };
+    let limited = with_limit(Duration::from_secs(60));
     let mut after_kicks = 0;
     for n in [30, 40, 60] {
         for seed in 0..10 {
