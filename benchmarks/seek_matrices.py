@@ -63,7 +63,9 @@ def requests(
         raise ValueError(f"unknown pattern {pattern!r}; choose one of {', '.join(PATTERNS)}")
     drive = seekplan.make_drive(drive_name)
     capacity, block_bytes = drive.capacity, drive.block_bytes
-    wraps = drive.physical(capacity - 1)[0] + 1
+    # A helical drive has no wraps: its whole tape is one pass.
+    last = drive.physical(capacity - 1)
+    wraps = last[0] + 1 if last is not None else 1
     rng = np.random.default_rng([seed, n, PATTERNS.index(pattern)])
     least, largest = _size_range(capacity * block_bytes, n)
     sizes = rng.integers(least, largest + 1, n)
