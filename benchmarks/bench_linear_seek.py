@@ -12,9 +12,10 @@ non-commercial extra: pip install -e '.[bench-lkh]'; left out without it).
 from __future__ import annotations
 
 import argparse
-import time
+import importlib.util
 
 import numpy as np
+from bench_atsp import _lkh
 
 import seekplan
 from seekplan.build import require_release_build
@@ -38,19 +39,6 @@ def linear_matrix(n: int, seed: int) -> np.ndarray:
     return np.rint(m * 1000.0)
 
 
-def _lkh(matrix: np.ndarray) -> tuple[float, float] | None:
-    """LKH-3's total and CPU seconds, or None without elkai."""
-    try:
-        import elkai
-    except ImportError:
-        return None
-    t0 = time.process_time()
-    tour = elkai.DistanceMatrix(matrix.astype(np.int64).tolist()).solve_tsp()
-    cpu = time.process_time() - t0
-    cycle = tour if tour[0] == tour[-1] else [*tour, tour[0]]
-    return float(sum(matrix[a, b] for a, b in zip(cycle[:-1], cycle[1:], strict=True))), cpu
-
-
 def main() -> None:
     """Prints the table for the sizes and seeds asked."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -68,10 +56,10 @@ def main() -> None:
             gap = 100 * (r.gap or 0.0)
             row = f"| {n} | {seed} | {r.positioning_s:.0f} | {r.cpu_s:.2f} | "
             row += f"{r.stopped_because} | {gap:.1f} |"
-            lkh = _lkh(matrix)
-            if lkh is None:
+            if importlib.util.find_spec("elkai") is None:
                 row += " - | - | - |"
             else:
+                lkh = _lkh(matrix)
                 row += f" {lkh[0]:.0f} | {lkh[1]:.2f} | {r.positioning_s / lkh[0]:.5f} |"
             print(row, flush=True)
 
