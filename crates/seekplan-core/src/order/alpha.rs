@@ -41,6 +41,28 @@ const MIN_STEP: f64 = 1e-3;
 /// of 20-80 on those seek matrices: 0.5 % left 0.088 %, 2 % 0.067 %.
 const OVERSHOOT: f64 = 0.01;
 
+/// The long ascent's cap on 1-trees and its patience (see [`Effort::Long`]).
+/// On a tape as a line (`bench_linear_seek.py`'s model; 100 files, seeds 1-3,
+/// and 60 files, seed 2) the default ascent ends 14-24 % below tours that
+/// LKH-3 does not beat; with patience 400 it ends within 0.003 % of them after
+/// 11,000-15,000 trees; with 100 or 200, 5.4 % and 2.3 % below (2026-11-29,
+/// `benchmarks/RESULTS.md`). Its better bounds come rarely while the trend
+/// still rises, so a short patience halves the step long before it is done.
+const LONG_ASCENT: usize = 20_000;
+const LONG_PATIENCE: usize = 400;
+
+/// How long the ascent goes on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Effort {
+    /// At most [`MAX_ASCENT`] 1-trees, the step halved after [`PATIENCE`]
+    /// without a better bound: `best`'s default.
+    Quick,
+    /// At most [`LONG_ASCENT`] 1-trees, the step halved after
+    /// [`LONG_PATIENCE`]: for a proof a caller's time limit pays for, where
+    /// the quick ascent leaves the tour well above its bound.
+    Long,
+}
+
 /// The transformed problem: costs with the diagonal forbidden, row-major
 /// and transposed (both read a row at a time).
 struct Graph {
@@ -300,13 +322,17 @@ impl OneTree {
 /// the gap to `upper`, a tour's cost, over the subgradient's squared
 /// norm), from zero; returns the penalties of the best bound and that
 /// bound.
-fn ascent(g: &Graph, upper: f64, stop: &Stop) -> (Penalties, f64) {
+fn ascent(g: &Graph, upper: f64, stop: &Stop, effort: Effort) -> (Penalties, f64) {
+    let (trees, patience) = match effort {
+        Effort::Quick => (MAX_ASCENT, PATIENCE),
+        Effort::Long => (LONG_ASCENT, LONG_PATIENCE),
+    };
     let mut pen = Penalties::zero(g.m);
     let mut best = (pen.clone(), f64::NEG_INFINITY);
     let (mut step, mut since) = (2.0, 0);
     let target = upper + OVERSHOOT * upper.abs();
     let mut hints = Hints::new(g.m);
-    for _ in 0..MAX_ASCENT {
+    for _ in 0..trees {
         if stop.reached() {
             break;
         }
@@ -316,7 +342,7 @@ fn ascent(g: &Graph, upper: f64, stop: &Stop) -> (Penalties, f64) {
             since = 0;
         } else {
             since += 1;
-            if since >= PATIENCE {
+            if since >= patience {
                 (step, since) = (step / 2.0, 0);
             }
         }
@@ -352,13 +378,24 @@ pub(crate) struct Candidates {
 }
 
 /// Each node's `count` smallest-α successors and predecessors (ties to the
-/// cheaper edge, then the lower node) after the ascent from a tour costing
-/// `upper`, stopped at `stop`, with the ascent's bound and what it says of
-/// each edge (see [`Candidates`]).
+/// cheaper edge, then the lower node) after the default ascent from a tour
+/// costing `upper`, stopped at `stop`, with the ascent's bound and what it
+/// says of each edge (see [`Candidates`]).
 pub(crate) fn candidates(d: &Dense, upper: f64, count: usize, stop: &Stop) -> Candidates {
+    candidates_after(d, upper, count, stop, Effort::Quick)
+}
+
+/// [`candidates`] after an ascent of the given `effort`.
+pub(crate) fn candidates_after(
+    d: &Dense,
+    upper: f64,
+    count: usize,
+    stop: &Stop,
+    effort: Effort,
+) -> Candidates {
     let g = Graph::new(d);
     let m = g.m;
-    let (pen, bound) = ascent(&g, upper, stop);
+    let (pen, bound) = ascent(&g, upper, stop, effort);
     let alpha = OneTree::new(&g, &pen).alphas(&g, &pen);
     let k = count.min(m - 1);
     let pick = |key: &dyn Fn(usize) -> (f64, f64), skip: usize| -> Vec<usize> {
@@ -545,7 +582,7 @@ mod tests {
                 let mut optimum = f64::INFINITY;
                 permute(&mut order, 0, &mut |o| optimum = optimum.min(d.tour(o)));
                 let near = candidates(d, d.tour(&order), 3, &Stop::never()).near;
-                let (pen, bound) = ascent(&g, d.tour(&order), &Stop::never());
+                let (pen, bound) = ascent(&g, d.tour(&order), &Stop::never(), Effort::Quick);
                 prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
                 for u in 0..m {
                     prop_assert_eq!(near.succs[u].len(), 3.min(m - 1));
@@ -613,7 +650,7 @@ mod ascent_tests {
             let problem = Problem::matrix(&matrix, 0, Some(0)).unwrap();
             let d = Dense::new(&problem);
             let tour = d.tour(&s.order);
-            let (_, bound) = ascent(&Graph::new(&d), tour, &Stop::never());
+            let (_, bound) = ascent(&Graph::new(&d), tour, &Stop::never(), Effort::Quick);
             assert!(
                 bound <= tour + 1e-6 * tour,
                 "seed {seed}: bound above the tour"
