@@ -134,6 +134,21 @@ fn euclidean_matrix(n: usize, seed: u64) -> CostMatrix<'static> {
     CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap()
 }
 
+/// `best` on `matrix` with its defaults and, where they stop by their
+/// budget, again with `limited`: that run must end proven optimal and never
+/// dearer (`label` names the batch). The limited run's schedule, if it ran.
+fn proven_under_limit(matrix: &CostMatrix, limited: &Options, label: &str) -> Option<Schedule> {
+    let (quick, _) = order_matrix_with(matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
+    if quick.search.unwrap().stopped_because != StopReason::Budget {
+        return None;
+    }
+    let (s, _) = order_matrix_with(matrix, 0, None, Algorithm::Best, limited).unwrap();
+    let report = s.search.as_ref().unwrap();
+    assert_eq!(report.stopped_because, StopReason::Optimal, "{label}");
+    assert!(s.total_s <= quick.total_s + 1e-9, "{label}");
+    Some(s)
+}
+
 /// With a time limit, branch and bound spends part of it on a proof
 /// rather than giving up on its own budget: batches `best` leaves
 /// unproven by default end proven optimal before the limit, and never
@@ -144,16 +159,10 @@ fn a_time_limit_buys_branch_and_bound_a_proof() {
     let mut unproven = 0;
     for seed in 0..9 {
         let matrix = euclidean_matrix(30, seed);
-        let (quick, _) =
-            order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
-        if quick.search.unwrap().stopped_because != StopReason::Budget {
+        let Some(s) = proven_under_limit(&matrix, &limited, &format!("seed {seed}")) else {
             continue;
-        }
+        };
         unproven += 1;
-        let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &limited).unwrap();
-        let report = s.search.unwrap();
-        assert_eq!(report.stopped_because, StopReason::Optimal, "seed {seed}");
-        assert!(s.total_s <= quick.total_s + 1e-9, "seed {seed}");
         // `bnb` alone spends the limit on its search too and proves the
         // same optimum (its bound then equals its total).
         let (b, _) = order_matrix_with(&matrix, 0, None, Algorithm::Bnb, &limited).unwrap();
@@ -213,16 +222,8 @@ fn a_time_limit_buys_a_long_ascent_where_the_tree_bound_is_weak() {
     let mut unproven = 0;
     for seed in 0..10 {
         let matrix = files_on_a_line(40, seed);
-        let (quick, _) =
-            order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
-        if quick.search.unwrap().stopped_because != StopReason::Budget {
-            continue;
-        }
-        unproven += 1;
-        let (s, _) = order_matrix_with(&matrix, 0, None, Algorithm::Best, &limited).unwrap();
-        let report = s.search.unwrap();
-        assert_eq!(report.stopped_because, StopReason::Optimal, "seed {seed}");
-        assert!(s.total_s <= quick.total_s + 1e-9, "seed {seed}");
+        unproven +=
+            usize::from(proven_under_limit(&matrix, &limited, &format!("seed {seed}")).is_some());
     }
     assert!(
         unproven >= 2,
