@@ -180,9 +180,8 @@ impl OneTree {
         let mut key = vec![f64::INFINITY; m];
         let mut dad = vec![usize::MAX; m];
         let mut forward = vec![false; m];
-        // The nodes not yet in the tree, in order, each with its key and
-        // penalties beside it: one record read per node where the scan
-        // looked up four arrays.
+        // The nodes not yet in the tree, in order: (node, key, out- and
+        // in-penalty).
         let mut rest: Vec<(usize, f64, f64, f64)> = (1..m)
             .map(|v| (v, f64::INFINITY, pen.out[v], pen.inn[v]))
             .collect();
@@ -595,6 +594,8 @@ mod tests {
                 let near = candidates(d, d.tour(&order), 3, &Stop::never()).near;
                 let (pen, bound) = ascent(&g, d.tour(&order), &Stop::never(), Effort::Quick);
                 prop_assert!(bound <= optimum + 1e-6, "bound {bound} above the optimum {optimum}");
+                let (_, long) = ascent(&g, d.tour(&order), &Stop::never(), Effort::Long);
+                prop_assert!(long <= optimum + 1e-6, "long bound {long} above the optimum {optimum}");
                 for u in 0..m {
                     prop_assert_eq!(near.succs[u].len(), 3.min(m - 1));
                     prop_assert_eq!(near.preds[u].len(), 3.min(m - 1));
