@@ -6,7 +6,7 @@ milliseconds (integers, as LKH-3 takes them). One row per instance: `best`'s tot
 CPU, stop reason and gap to its bound, LKH-3's total and time (elkai, an optional
 non-commercial extra: pip install -e '.[bench-lkh]'; left out without it).
 
-    python benchmarks/bench_linear_seek.py [--sizes 100,300] [--seeds 1-3]
+    python benchmarks/bench_linear_seek.py [--sizes 100,300] [--seeds 1-3] [--time-limit S]
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="100,300")
     parser.add_argument("--seeds", default="1-3", help="FIRST-LAST")
+    parser.add_argument("--time-limit", type=float, help="`best`'s time limit, s (none: defaults)")
     args = parser.parse_args()
     require_release_build()
     first, last = (int(x) for x in args.seeds.split("-"))
@@ -52,7 +53,7 @@ def main() -> None:
     for n in (int(s) for s in args.sizes.split(",")):
         for seed in range(first, last + 1):
             matrix = linear_matrix(n, seed)
-            r = seekplan.order_matrix(matrix, algo="best", start=n)
+            r = seekplan.order_matrix(matrix, algo="best", start=n, time_limit=args.time_limit)
             gap = 100 * (r.gap or 0.0)
             row = f"| {n} | {seed} | {r.positioning_s:.0f} | {r.cpu_s:.2f} | "
             row += f"{r.stopped_because} | {gap:.1f} |"

@@ -609,8 +609,10 @@ fn improve(
 /// ([`EdgeBounds`]), 12 of the 15 in 0.06-2.1 s. Where the quick ascent
 /// left the tour more than [`NARROW_TREE_GAP`] above its bound, a long one
 /// ([`Effort::Long`]) spends the share first: on helical seek matrices and
-/// files on a line, whose bounds are weak, 6 of 9 batches that ended by the
-/// limit end proven optimal in 0.3-4.2 s of a 10-s limit (2026-11-29). The
+/// files on a line, whose bounds are weak, 8 of 13 batches the defaults
+/// leave open end proven optimal in 0.19-3.7 s of a 10-s limit
+/// (`bench_linear_seek.py --time-limit 10`, `bench_seek_quality.py`;
+/// 2026-11-29). The
 /// kicks stay for batches whose tree is too large to search: an even split
 /// is a choice, not a measured optimum.
 const PROOF_SHARE: f64 = 0.5;
