@@ -2,7 +2,7 @@
 //! CTA's cost heuristic ([`CtaModel::ranking`]) rather than the drive model,
 //! and starting from block 0 as CTA does (it does not ask where the head is).
 
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::{sltf, Problem};
 use crate::model::{Block, CtaModel};
@@ -38,8 +38,8 @@ impl Orderer for CtaSltf {
         "cta-sltf"
     }
 
-    fn on_matrices(&self) -> bool {
-        false
+    fn needs(&self) -> Needs {
+        Needs::Wraps
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

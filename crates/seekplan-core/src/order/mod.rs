@@ -50,7 +50,7 @@ pub use bound::BOUND_LIMIT;
 pub use opt::OPT_LIMIT;
 pub use options::{Options, DEFAULT_SEED, MAX_GAP, MAX_ITERATIONS, MAX_TIME_LIMIT_S};
 pub use problem::{Head, Problem};
-pub use registry::Algorithm;
+pub use registry::{Algorithm, Needs};
 pub use schedule::{Moves, Schedule, Step};
 pub use watch::{Progress, SearchReport, Snapshot, StopReason};
 
@@ -66,9 +66,14 @@ impl Algorithm {
         self.imp().name()
     }
 
-    /// Whether the algorithm needs a tape geometry (not just a cost matrix).
-    pub fn needs_geometry(self) -> bool {
-        self.imp().needs_geometry()
+    /// What the algorithm needs of a problem besides its costs.
+    pub fn needs(self) -> Needs {
+        self.imp().needs()
+    }
+
+    /// Whether it orders the nodes of a bare cost matrix.
+    pub fn on_matrices(self) -> bool {
+        self.imp().on_matrices()
     }
 }
 
@@ -95,18 +100,10 @@ pub fn run(problem: &Problem, algo: Algorithm) -> Result<Schedule> {
 /// [`run`] with the caller's options.
 pub fn run_with(problem: &Problem, algo: Algorithm, options: &Options) -> Result<Schedule> {
     options.check()?;
-    if algo.needs_geometry() && problem.head_physical(Head::Start).is_none() {
-        let usable: Vec<&str> = Algorithm::ALL
-            .iter()
-            .filter(|a| a.imp().on_matrices())
-            .map(|a| a.name())
-            .collect();
+    if !algo.needs().met_by(problem) {
         return Err(Error::Unsupported {
             algo: algo.name().into(),
-            reason: format!(
-                "it needs a tape geometry; with a cost matrix use {}",
-                usable.join(", ")
-            ),
+            reason: unmet(algo.needs(), problem),
         });
     }
     // A time limit counts from here, the lower bound below included.
@@ -188,6 +185,26 @@ pub fn order_matrix_with(
         .node_sequence(&schedule.order)
         .expect("a matrix problem");
     Ok((schedule, nodes))
+}
+
+/// Why an algorithm that `needs` what `problem` lacks cannot order it, and
+/// which algorithms can.
+fn unmet(needs: Needs, problem: &Problem) -> String {
+    let usable: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.needs().met_by(problem))
+        .map(|a| a.name())
+        .collect();
+    let here = if problem.is_matrix() {
+        "with a cost matrix"
+    } else {
+        "on this drive"
+    };
+    format!(
+        "it needs {}; {here} use {}",
+        needs.missing(problem),
+        usable.join(", ")
+    )
 }
 
 /// Every positioning cost of a tape problem over n + 1 nodes, node n being the

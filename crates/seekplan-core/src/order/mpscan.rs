@@ -4,7 +4,7 @@
 //! 4), the one physically closest ahead; when none is left, a scan in the
 //! opposite direction starts from that end of the tape.
 
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::{Head, Problem};
 use crate::model::{classify, Physical, SeekClass};
@@ -104,8 +104,8 @@ impl Orderer for MpScan {
         "mpscan"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Tracks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

@@ -3,7 +3,7 @@
 //! the cheapest schedule seen (Figure 4).
 
 use super::dense::Dense;
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::{mpscan, Problem};
 use crate::stop::Stop;
@@ -93,8 +93,8 @@ impl Orderer for MpScanStar {
         "mpscan-star"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Tracks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

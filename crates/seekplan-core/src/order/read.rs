@@ -1,7 +1,7 @@
 //! READ: stream the tape from the head onwards, serving requests as they pass
 //! under the head; requests behind the start are served after one locate back.
 
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::{Head, Problem};
 use crate::{Moves, Result};
@@ -25,8 +25,8 @@ impl Orderer for Read {
         "read"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Blocks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

@@ -3,7 +3,8 @@
 //! implementing [`Orderer`]) plus one line in [`algorithms!`]'s invocation
 //! below; names, parsing, `Algorithm::ALL` and the Python/CLI lists follow.
 
-use super::{Options, Problem, SearchReport};
+use super::{Head, Options, Problem, SearchReport};
+use crate::model::Block;
 use crate::{Moves, Result};
 
 /// An order of service and how the head moves between requests.
@@ -37,19 +38,61 @@ impl Plan {
     }
 }
 
+/// What an ordering algorithm needs of a problem besides its costs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// Nothing more: it orders any problem, a bare cost matrix included.
+    Costs,
+    /// The requests' logical block addresses: any tape, not a bare matrix.
+    Blocks,
+    /// Where each block lies on the tape's tracks and which way they run:
+    /// serpentine and LTO models have it, a helical tape does not.
+    Tracks,
+    /// Each block's LTO wrap and longitudinal position (CTA's heuristic).
+    Wraps,
+}
+
+impl Needs {
+    /// Whether `problem` has what this asks for.
+    pub fn met_by(self, problem: &Problem) -> bool {
+        match self {
+            Needs::Costs => true,
+            Needs::Blocks => !problem.is_matrix(),
+            Needs::Tracks => problem.head_physical(Head::Start).is_some(),
+            Needs::Wraps => problem
+                .model()
+                .is_some_and(|m| m.wrap_position(Block(0)).is_some()),
+        }
+    }
+
+    /// What a problem that does not meet this lacks, as an error says it.
+    pub(crate) fn missing(self, problem: &Problem) -> &'static str {
+        match self {
+            _ if problem.is_matrix() => {
+                "the requests' block addresses, which a cost matrix does not have"
+            }
+            Needs::Wraps => "an LTO wrap/LPOS model (e.g. --drive lto9)",
+            _ => {
+                "a tape laid out in tracks, as serpentine, four-region and LTO models have it \
+                 (a helical tape has none)"
+            }
+        }
+    }
+}
+
 /// One ordering algorithm: the name users type, what it needs, how it plans.
 pub(crate) trait Orderer: Sync {
     /// The name users type.
     fn name(&self) -> &'static str;
 
-    /// Whether it needs a tape geometry (not just a cost matrix).
-    fn needs_geometry(&self) -> bool {
-        false
+    /// What it needs of a problem besides the costs.
+    fn needs(&self) -> Needs {
+        Needs::Costs
     }
 
     /// Whether it orders the nodes of a plain cost matrix.
     fn on_matrices(&self) -> bool {
-        !self.needs_geometry()
+        self.needs() == Needs::Costs
     }
 
     /// The order `problem` is served in; every cost is recomputed from the

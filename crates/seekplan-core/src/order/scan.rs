@@ -1,7 +1,7 @@
 //! SCAN: one elevator pass. Requests on tracks read in the head's direction
 //! are served on the way out, the others on the way back (section 4.2).
 
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::{Head, Problem};
 use crate::model::Direction;
@@ -46,8 +46,8 @@ impl Orderer for Scan {
         "scan"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Tracks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

@@ -1,6 +1,6 @@
 //! SORT: serve requests by increasing logical address.
 
-use super::registry::{Orderer, Plan};
+use super::registry::{Needs, Orderer, Plan};
 use super::Options;
 use super::Problem;
 use crate::Result;
@@ -20,8 +20,8 @@ impl Orderer for Sort {
         "sort"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Blocks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {
@@ -37,8 +37,8 @@ impl Orderer for Linear {
         "linear"
     }
 
-    fn needs_geometry(&self) -> bool {
-        true
+    fn needs(&self) -> Needs {
+        Needs::Blocks
     }
 
     fn plan(&self, problem: &Problem, _options: &Options) -> Result<Plan> {

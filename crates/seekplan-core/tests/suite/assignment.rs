@@ -65,9 +65,7 @@ fn with_bound() -> Options {
 }
 
 fn on_matrices() -> impl Iterator<Item = Algorithm> {
-    Algorithm::ALL
-        .into_iter()
-        .filter(|a| !a.needs_geometry() && *a != Algorithm::CtaSltf)
+    Algorithm::ALL.into_iter().filter(|a| a.on_matrices())
 }
 
 proptest! {

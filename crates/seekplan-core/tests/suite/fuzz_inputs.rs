@@ -12,7 +12,7 @@ use crate::common;
 use proptest::prelude::*;
 use seekplan_core::library::{Campaign, FileSpec, TapeSpec};
 use seekplan_core::model::{CostMatrix, CsvMatrixReader};
-use seekplan_core::order::{self, Algorithm, Problem};
+use seekplan_core::order::{self, Algorithm, Needs, Problem};
 use seekplan_core::recall::{run, RecallConfig};
 use seekplan_core::Error;
 use serde_json::{json, Map, Value};
@@ -289,7 +289,7 @@ proptest! {
             Ok(p) => p,
             Err(e) => return fail(e),
         };
-        for algo in Algorithm::ALL.iter().filter(|a| !a.needs_geometry()) {
+        for algo in Algorithm::ALL.iter().filter(|a| a.needs() == Needs::Costs) {
             match order::run(&problem, *algo) {
                 Ok(s) => prop_assert!(
                     s.total_s.is_finite() && s.total_s >= 0.0,

@@ -11,12 +11,13 @@ use seekplan_core::library::mount::{MountSpec, UnmountPolicy};
 use seekplan_core::library::robot::{RobotSpec, Spread};
 use seekplan_core::model::compression::{CompressionSpec, Throughput};
 use seekplan_core::model::read_delay::ReadDelaySpec;
+use seekplan_core::model::CostMatrix;
 use seekplan_core::model::{
     crossover_blocks, Block, CostModel, Extent, FourRegionModel, FourRegionSpec, HelicalModel,
     HelicalSpec, LinearSeek, ReadThrough, ShortSeekRegime,
 };
-use seekplan_core::order::{run, run_with, Algorithm, Options, Problem};
-use seekplan_core::Schedule;
+use seekplan_core::order::{run, run_with, Algorithm, Needs, Options, Problem, OPT_LIMIT};
+use seekplan_core::{Moves, Schedule};
 
 fn line(startup_s: f64, full_s: f64) -> LinearSeek {
     LinearSeek { startup_s, full_s }
@@ -196,6 +197,110 @@ fn every_scheduler_runs_on_the_four_region_model() {
         let s = run(&problem, algo).unwrap();
         let again = Schedule::evaluate(&problem, s.order.clone(), s.moves).unwrap();
         assert!((again.total_s - s.total_s).abs() < 1e-6, "{algo}");
+    }
+}
+
+/// A helical tape has block addresses but no tracks: READ, SORT and
+/// LINEAR order it, while SCAN, MPScan and MPScan* refuse it (and CTA-SLTF,
+/// which needs LTO wraps), saying what they need and which algorithms can
+/// run instead; a bare matrix has no block addresses.
+#[test]
+fn a_helical_tape_is_ordered_by_every_scheduler_that_needs_no_tracks() {
+    let m = HelicalModel::new(dat()).unwrap();
+    let reqs: Vec<Extent> = (0..40u64)
+        .map(|i| Extent {
+            start: Block((i * 7_919) % (m.capacity() - 10)),
+            bytes: 16_384,
+        })
+        .collect();
+    let problem = Problem::tape(&m, reqs, Block(0), None).unwrap();
+    for algo in [Algorithm::Read, Algorithm::Sort, Algorithm::Linear] {
+        assert_eq!(algo.needs(), Needs::Blocks, "{algo}");
+        run(&problem, algo).unwrap();
+    }
+    for algo in [Algorithm::Scan, Algorithm::MpScan, Algorithm::MpScanStar] {
+        let err = run(&problem, algo).unwrap_err().to_string();
+        assert!(
+            err.contains("tracks") && err.contains("helical"),
+            "{algo}: {err}"
+        );
+        assert!(err.contains("read, fifo, sort"), "{algo}: {err}");
+        assert!(
+            !err.contains("scan,") && !err.contains("cta-sltf"),
+            "{algo}: {err}"
+        );
+    }
+    let err = run(&problem, Algorithm::CtaSltf).unwrap_err().to_string();
+    assert!(err.contains("LTO wrap/LPOS model"), "{err}");
+    // A bare matrix has no block addresses at all.
+    let matrix = CostMatrix::from_rows(vec![vec![0.0, 1.0], vec![1.0, 0.0]]).unwrap();
+    let bare = Problem::matrix(&matrix, 0, None).unwrap();
+    let err = run(&bare, Algorithm::Read).unwrap_err().to_string();
+    assert!(err.contains("block addresses"), "{err}");
+    assert!(
+        err.ends_with("with a cost matrix use fifo, opt, loss, sltf, patch, bnb, best"),
+        "{err}"
+    );
+}
+
+/// On a helical tape whose locates always seek (as a seek measurement sees
+/// the drive), files a few blocks apart are cheaper to stream through than
+/// to locate one by one: `best` takes READ's schedule, which it once left
+/// out there because READ refused a tape without tracks.
+#[test]
+fn best_streams_through_close_files_on_a_tape_that_always_seeks() {
+    let m = HelicalModel::new(dat()).unwrap();
+    let reqs: Vec<Extent> = (0..300u64)
+        .map(|i| Extent {
+            start: Block(1_000 + 3 * i),
+            bytes: 16_384,
+        })
+        .collect();
+    let problem = Problem::tape(&m, reqs, Block(0), None).unwrap();
+    let best = run(&problem, Algorithm::Best).unwrap();
+    let read = run(&problem, Algorithm::Read).unwrap();
+    assert_eq!(best.moves, Moves::ReadThrough);
+    assert!(best.total_s <= read.total_s + 1e-9);
+    let sltf = run(&problem, Algorithm::Sltf).unwrap();
+    assert!(
+        best.total_s < 0.5 * sltf.total_s,
+        "{} vs SLTF {}",
+        best.total_s,
+        sltf.total_s
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// On helical tapes, seeking always or reading through short seeks,
+    /// `best` is never worse than any scheduler that can order them.
+    #[test]
+    fn best_is_never_worse_on_a_helical_tape(seed in any::<u64>(), n in 1usize..60, reading in any::<bool>()) {
+        let seeking = HelicalModel::new(dat()).unwrap();
+        let streaming = ReadThrough::new(HelicalModel::new(dat()).unwrap());
+        let model: &dyn CostModel = if reading { &streaming } else { &seeking };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        // Files within the first 2 % of the tape: close enough that
+        // streaming through them can pay.
+        let reqs: Vec<Extent> = (0..n)
+            .map(|_| Extent {
+                start: Block(rng.gen_range(0..model.capacity() / 50)),
+                bytes: 16_384 * rng.gen_range(1..4),
+            })
+            .collect();
+        let problem = Problem::tape(model, reqs, Block(rng.gen_range(0..model.capacity() / 50)), None).unwrap();
+        let best = run(&problem, Algorithm::Best).unwrap().total_s;
+        // CTA-SLTF needs an LTO model; OPT at most OPT_LIMIT requests.
+        let runs = |a: &Algorithm| {
+            a.needs().met_by(&problem)
+                && *a != Algorithm::CtaSltf
+                && (*a != Algorithm::Opt || n <= OPT_LIMIT)
+        };
+        for algo in Algorithm::ALL.into_iter().filter(runs) {
+            let other = run(&problem, algo).unwrap().total_s;
+            prop_assert!(best <= other + 1e-9, "best {best} > {algo} {other}");
+        }
     }
 }
 
