@@ -495,9 +495,7 @@ fn improve(
             reversals,
             Some(&mut *watch),
         );
-        let narrow = watch
-            .open_gap(d.tour(&kicked))
-            .is_some_and(|g| g <= NARROW_TREE_GAP);
+        let narrow = near_tree_bound(watch, d, &kicked);
         if let Some(edges) = edges
             .as_ref()
             .filter(|_| narrow && !proven && !watch.done())
@@ -540,44 +538,16 @@ fn improve(
             // bound for a proof, then kicks until it runs out or the tour
             // meets the target gap.
             if n <= BNB_LIMIT && !proven && !watch.done() {
-                let now = Instant::now();
-                let share = limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
-                let proof = now + share;
-                let wide = watch
-                    .open_gap(d.tour(&kicked))
-                    .is_some_and(|g| g > NARROW_TREE_GAP);
-                if let Some(quick) = tree_bound.filter(|_| wide) {
-                    // The quick ascent left the tour well above its bound:
-                    // a long one first, within the proof's share (see
-                    // `alpha::Effort::Long`), and its edges if it ends higher.
-                    watch.phase("alpha candidates");
-                    let stop = watch.stop_at(proof);
-                    let found = alpha::candidates_after(
-                        d,
-                        d.tour(&kicked),
-                        ALPHA_CANDIDATES,
-                        &stop,
-                        Effort::Long,
-                    );
-                    if found.bound > quick {
-                        watch.bound(bound::rounded_down(found.bound));
-                        edges = Some(found.edges);
-                    }
-                }
-                if !watch.done() {
-                    let (order, _) = branch_and_bound(
-                        problem,
-                        d,
-                        Some(&kicked),
-                        root,
-                        edges.as_ref(),
-                        watch,
-                        Some(proof),
-                    );
-                    if d.tour(&order) < d.tour(&kicked) {
-                        kicked = order;
-                    }
-                }
+                prove_within_share(
+                    problem,
+                    d,
+                    &mut kicked,
+                    root,
+                    tree_bound,
+                    &mut edges,
+                    watch,
+                    limit,
+                );
             }
             if !watch.done() {
                 watch.phase("kicks");
@@ -600,6 +570,60 @@ fn improve(
         candidates.push((kicked, Moves::Locate));
     }
     candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
+}
+
+/// Whether `tour` lies within [`NARROW_TREE_GAP`] of `watch`'s bound.
+fn near_tree_bound(watch: &Watch, d: &Dense, tour: &[usize]) -> bool {
+    watch
+        .open_gap(d.tour(tour))
+        .is_some_and(|g| g <= NARROW_TREE_GAP)
+}
+
+/// The proof a caller's time limit (ending at `limit`) buys once the
+/// default phases are done: [`PROOF_SHARE`] of the time left for branch
+/// and bound from `kicked` without its own budget, after a long α ascent
+/// where the quick one (its bound `tree_bound`) left the tour more than
+/// [`NARROW_TREE_GAP`] above the bound; that ascent's edges replace
+/// `edges` if its bound ends higher. `kicked` becomes branch and bound's
+/// tour where it is shorter.
+#[allow(clippy::too_many_arguments)]
+fn prove_within_share(
+    problem: &Problem,
+    d: &Dense,
+    kicked: &mut Vec<usize>,
+    root: Option<&Assignment>,
+    tree_bound: Option<f64>,
+    edges: &mut Option<EdgeBounds>,
+    watch: &mut Watch,
+    limit: Instant,
+) {
+    let now = Instant::now();
+    let proof = now + limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
+    if let Some(quick) = tree_bound.filter(|_| !near_tree_bound(watch, d, kicked)) {
+        // See `alpha::Effort::Long`.
+        watch.phase("alpha candidates");
+        let stop = watch.stop_at(proof);
+        let found =
+            alpha::candidates_after(d, d.tour(kicked), ALPHA_CANDIDATES, &stop, Effort::Long);
+        if found.bound > quick {
+            watch.bound(bound::rounded_down(found.bound));
+            *edges = Some(found.edges);
+        }
+    }
+    if !watch.done() {
+        let (order, _) = branch_and_bound(
+            problem,
+            d,
+            Some(kicked),
+            root,
+            edges.as_ref(),
+            watch,
+            Some(proof),
+        );
+        if d.tour(&order) < d.tour(kicked) {
+            *kicked = order;
+        }
+    }
 }
 
 /// Share of a caller's time limit left after the default phases that

@@ -100,6 +100,18 @@ mod tests {
         }
     }
 
+    /// Checks that every edge of the tour `tour` (each node's successor)
+    /// is still allowed in the square matrix `cost`.
+    fn assert_keeps_its_edges(cost: &[f64], tour: &[usize]) {
+        let m = tour.len();
+        for (u, &v) in tour.iter().enumerate() {
+            assert!(
+                cost[u * m + v].is_finite(),
+                "the tour's own edge {u}→{v} went"
+            );
+        }
+    }
+
     /// Bounds that rule out every edge (as rounding could, at the margin)
     /// still leave the incumbent's own: the search keeps its tour and
     /// returns it rather than finding no assignment.
@@ -113,12 +125,7 @@ mod tests {
             let mut cost = d.square();
             let forbidden = over.forbid_above(&mut cost, &tour);
             assert_eq!(forbidden, m * (m - 1) - m, "all but the tour's edges go");
-            for (u, &v) in tour.iter().enumerate() {
-                assert!(
-                    cost[u * m + v].is_finite(),
-                    "the tour's own edge {u}→{v} went"
-                );
-            }
+            assert_keeps_its_edges(&cost, &tour);
             let (found, _) = plan_with(
                 d,
                 Some(&order),
@@ -140,18 +147,14 @@ mod tests {
             let found = candidates(d, d.tour(&order), 5, &Stop::never());
             let mut cost = d.square();
             let m = d.len() + 1;
-            let forbidden = found.edges.forbid_above(&mut cost, &d.successors(&order));
+            let tour = d.successors(&order);
+            let forbidden = found.edges.forbid_above(&mut cost, &tour);
             assert!(
                 forbidden > m * (m - 1) / 2,
                 "only {forbidden} of {} edges",
                 m * (m - 1)
             );
-            for (u, &v) in d.successors(&order).iter().enumerate() {
-                assert!(
-                    cost[u * m + v].is_finite(),
-                    "the tour's own edge {u}→{v} went"
-                );
-            }
+            assert_keeps_its_edges(&cost, &tour);
         });
     }
 }
