@@ -1,0 +1,200 @@
+//! `best`: seekplan's strongest ordering. Small batches are solved exactly.
+//! Larger ones go bound first: the lower bound ([`bound`]), the assignment's
+//! cycles patched into a tour (`patch`) and Or-opt on it, then, where
+//! that tour is within `search::NARROW_GAP` of the bound, branch and bound from
+//! it (BNB). Each later phase runs only while the tour is above the bound
+//! by more than the caller's gap and the time limit holds ([`Watch`]): the
+//! strongest constructive heuristics (LOSS, SLTF, MPScan*, CTA-SLTF) and,
+//! where the gap was wider, BNB from the patched tour's local optimum (the
+//! tour BNB alone starts from, see `bnb::patched`); Or-opt on the two
+//! cheapest seeds (the second only if close enough, see `improve::SEED_SLACK` and
+//! `improve::EXCESS_SLACK`) and iterated local search on the better, its kicks
+//! following the open gap; on nearly symmetric matrices, where the kicked
+//! tour is within `improve::NARROW_TREE_GAP` of the bound, BNB again without the
+//! edges the α ascent's 1-tree rules out (`EdgeBounds`), then rounds of trials
+//! from random walks guided by its tour (`walks`), each round's tours
+//! merged (`merge`) and the result polished, where the searches draw their
+//! moves from α-nearness candidates (`alpha`), else restarts of that
+//! search on perturbed costs (`trials`) merged with its tour. A caller's
+//! time limit buys more: for part of it (`improve::PROOF_SHARE`) a long α ascent
+//! where the quick one left the bound far below the tour, and branch and
+//! bound without its own budget; then kicks for the rest. The cheapest
+//! of these and of every other algorithm's schedule is returned, so with the
+//! default gap of 0 `best` is never worse than any of them on the same input
+//! (except what is skipped on large batches: LOSS, MPScan and MPScan*, see
+//! `improve::LOSS_LIMIT`, `MPSCAN_LIMIT` and `MPSCAN_STAR_LIMIT`; BNB above
+//! `BNB_LIMIT`), and a phase it skips is one the bound showed had nothing
+//! to gain. The search is `search`, the improving phases `improve`.
+
+mod improve;
+mod search;
+
+use super::dense::{Dense, MATRIX_LIMIT};
+use super::neighbours::Neighbours;
+use super::registry::{Orderer, Plan};
+use super::watch::Watch;
+use super::{
+    bound, cta_sltf, fifo, mpscan, opt, read, scan, sltf, sort, Head, Options, Problem,
+    SearchReport,
+};
+use crate::{Moves, Result, Schedule};
+
+/// Batches of at least this many requests on a tape are searched with the
+/// requests numbered in SLTF's order (see [`renumbered`]): from where costs
+/// are timed on demand from positions rather than stored. Measured with
+/// this at 20,000 and at 1,001 (`best`, seeded uniform batches, the same
+/// totals): LTO-9 3,000 1.40 -> 1.16 s, 12,000 8.3 -> 4.6 s; DLT7000
+/// 12,000 17.5 -> 13.5 s; MLR1 12,000 4.5 -> 3.7 s; IBM 3590 3,000 1.67 ->
+/// 1.48 s; at 1,001-2,000 requests 7-18 % less.
+const RENUMBER_FROM: usize = MATRIX_LIMIT + 1;
+
+/// `problem` with its requests numbered in the order SLTF visits them,
+/// and each new number's old one, for batches of [`RENUMBER_FROM`] or more
+/// on a tape. The local search looks at each request's neighbours along
+/// the tape, from SLTF's order: with requests numbered as they came (at
+/// random) nearly every look missed the cache (100,000 requests: most of
+/// the first descent); numbered as SLTF meets them, neighbours sit close
+/// in memory. SLTF breaks ties by the lower number, so on the renumbered
+/// problem it takes the same order again; numbered in tape order instead,
+/// its ties went to the lower block, 6.6 % dearer on 100,000 LTO-5
+/// requests, whose locate times tie often.
+fn renumbered<'a>(problem: &Problem<'a>) -> Option<(Result<Problem<'a>>, Vec<usize>)> {
+    if problem.len() < RENUMBER_FROM || problem.is_matrix() {
+        return None;
+    }
+    let ids = sltf::plan_with(&Dense::on_demand(problem));
+    Some((problem.renumbered(&ids)?, ids))
+}
+
+/// BEST in the registry.
+pub(crate) struct Best;
+
+impl Orderer for Best {
+    fn name(&self) -> &'static str {
+        "best"
+    }
+
+    fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan> {
+        // A time limit counts from here, the renumbering included: the
+        // options carry the time left, so each call gets what is left then.
+        let deadline = options.deadline();
+        let found = match renumbered(problem) {
+            Some((sorted, ids)) => {
+                // SLTF takes the renumbered requests in their new order.
+                let sltf = (0..ids.len()).collect();
+                let found = schedule(&sorted?, &options.until(deadline), Some(sltf))?;
+                let order = found.schedule.order.iter().map(|&k| ids[k]).collect();
+                Found {
+                    schedule: Schedule::evaluate(problem, order, found.schedule.moves)?,
+                    ..found
+                }
+            }
+            None => schedule(problem, &options.until(deadline), None)?,
+        };
+        Ok(Plan {
+            order: found.schedule.order,
+            moves: found.schedule.moves,
+            optimal: found.proven && problem.is_matrix(),
+            bound: found.bound,
+            report: Some(found.report),
+        })
+    }
+}
+
+/// What [`schedule`] found.
+struct Found {
+    /// The cheapest schedule.
+    schedule: Schedule,
+    /// An exact search (OPT, or BNB finishing) proved no locate order cheaper.
+    proven: bool,
+    /// The strongest lower bound on the total it computed.
+    bound: Option<f64>,
+    /// Why it stopped and what each phase cost.
+    report: SearchReport,
+}
+
+/// The best schedule seekplan can find for `problem`. Bound first: the
+/// assignment bound and its cycles patched into a tour, Or-opt on that
+/// tour; every later phase runs only while the tour is above the target
+/// gap and the time limit holds (see [`Watch`]). `sltf` is SLTF's order
+/// where it is known already (on a batch renumbered in that order: SLTF
+/// on 100,000 requests takes 0.6-1.1 s).
+fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> Result<Found> {
+    let n = problem.len();
+    let reads = bound::read_times(problem);
+    let mut watch = Watch::new(options, reads);
+    let stop = watch.stop();
+    let geometric = problem.head_physical(Head::Start).is_some();
+    let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
+    let mut proven = n <= opt::OPT_LIMIT;
+    if n <= opt::OPT_LIMIT {
+        watch.phase("exact");
+        candidates.push((opt::plan(problem)?, Moves::Locate));
+        if let Ok(order) = cta_sltf::plan(problem) {
+            candidates.push((order, Moves::Locate));
+        }
+    } else {
+        let d = Dense::new(problem);
+        // Under a time limit SLTF's order comes first: it is what `best`
+        // returns if the time runs out before its search has a tour (so
+        // never worse than SLTF), and the limit should cover it.
+        let sltf = sltf.or_else(|| {
+            watch.deadline().map(|_| {
+                watch.phase("seeds");
+                sltf::plan_with(&d)
+            })
+        });
+        watch.phase("bound");
+        if let Some(r) = problem.relaxation_until(&stop) {
+            watch.bound(r.total - reads);
+        }
+        watch.phase("neighbours");
+        match Neighbours::until(&d, &stop) {
+            Some(near) => {
+                proven = search::search(
+                    problem,
+                    &d,
+                    near,
+                    sltf,
+                    &mut watch,
+                    options,
+                    &mut candidates,
+                );
+            }
+            // Out of time before the search could start: SLTF's order, so
+            // the result is never worse than it.
+            None => candidates.push((sltf.unwrap_or_else(|| sltf::plan_with(&d)), Moves::Locate)),
+        }
+    }
+    if !problem.is_matrix() {
+        // Streaming through the whole batch: on a tape whose locates always
+        // seek (a helical drive as a seek measurement sees it) it positions
+        // for about half what the best locate order does once its files
+        // lie close (1,000 files on a Sony DTF tape, 2026-11-29).
+        candidates.push((read::plan(problem), Moves::ReadThrough));
+        candidates.push((sort::plan(problem), Moves::Locate));
+    }
+    if geometric {
+        candidates.push((scan::plan(problem), Moves::Locate));
+        if n <= opt::OPT_LIMIT {
+            candidates.push((mpscan::plan(problem).order, Moves::Locate));
+        }
+    }
+    candidates.push((fifo::plan(problem), Moves::Locate));
+    let mut best: Option<Schedule> = None;
+    for (order, moves) in candidates {
+        let s = Schedule::evaluate(problem, order, moves)?;
+        if best.as_ref().is_none_or(|b| s.total_s < b.total_s) {
+            best = Some(s);
+        }
+    }
+    let best = best.expect("at least one candidate");
+    let bound = watch.positioning_bound().map(|b| b + reads);
+    let report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
+    Ok(Found {
+        schedule: best,
+        proven,
+        bound,
+        report,
+    })
+}
