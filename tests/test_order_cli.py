@@ -408,3 +408,19 @@ def test_order_prints_the_saving_against_the_batch_as_listed(cli, requests_csv):
     assert f"as listed (FIFO) {data['fifo_s']:.1f} s" in said
     assert f"best takes {pct:.1f} % of that time" in said
     assert " min " in said  # totals also in minutes, not only raw seconds
+
+
+def test_a_helical_drive_takes_every_algorithm_that_needs_no_tracks(cli, tmp_path):
+    """A helical tape has block addresses but no tracks: READ and SORT (what
+    most systems do) order it, SCAN's family is refused naming what is
+    missing and what can run, exit 2."""
+    reqs = tmp_path / "helical.csv"
+    reqs.write_text("id,block,size\n" + "".join(f"f{i},{37 * i},1000000\n" for i in range(30)))
+    for algo in ("read", "sort", "linear"):
+        r = cli("order", reqs, "--drive", "sony-dtf", "--algo", algo, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["algo"] == algo
+    r = cli("order", reqs, "--drive", "sony-dtf", "--algo", "scan")
+    assert r.exit_code == 2
+    assert "tracks" in r.output and "helical" in r.output
+    assert "on this drive use read, fifo, sort" in r.output and "cta-sltf" not in r.output
