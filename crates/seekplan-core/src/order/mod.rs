@@ -73,7 +73,7 @@ impl Algorithm {
 
     /// Whether it orders the nodes of a bare cost matrix.
     pub fn on_matrices(self) -> bool {
-        self.imp().on_matrices()
+        self.needs() == Needs::Costs
     }
 }
 

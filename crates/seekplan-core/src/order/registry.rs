@@ -90,11 +90,6 @@ pub(crate) trait Orderer: Sync {
         Needs::Costs
     }
 
-    /// Whether it orders the nodes of a plain cost matrix.
-    fn on_matrices(&self) -> bool {
-        self.needs() == Needs::Costs
-    }
-
     /// The order `problem` is served in; every cost is recomputed from the
     /// model afterwards, so a plan cannot claim a cost it did not earn.
     fn plan(&self, problem: &Problem, options: &Options) -> Result<Plan>;
