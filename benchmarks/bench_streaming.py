@@ -3,9 +3,8 @@ drives as a seek measurement sees them, `measured_drive`: no reading through
 short seeks). For the files of `seek_matrices.requests` (the seek-matrix
 family's patterns), one row per drive, pattern and size: the positioning of
 `best`'s schedule on the tape (which may stream forward through the files, as
-READ does) beside `best` on the same batch's locate matrix (locate orders only:
-what `best` returned on these tapes before it took READ's schedule as a
-candidate), their ratio, and READ's and SORT's positioning.
+READ does) beside `best` on the same batch's locate matrix (locate orders
+only), their ratio, and READ's and SORT's positioning.
 
     python benchmarks/bench_streaming.py [--sizes 100,1000]
         [--drives sony-dtf,ampex-dst310,4mm-dat] [--patterns uniform,gaussian,half]
