@@ -37,10 +37,11 @@ const KICKS_PER_NODE: usize = 10;
 /// drive's batch of 100 files (nine drives, three patterns, seeds 1-2)
 /// ended up to 1.2 % above `best` on the same batch's locate matrix (4mm
 /// DAT uniform); with this floor 5 of the 54 batches are 0.02-1.2 % shorter
-/// and none longer, for 1.11 → 1.71 s of CPU over the 54 (at most 0.12 s
-/// each); at 316 files 3 of 54 are 0.01-0.06 % shorter for 3 % more CPU
-/// (a scratch script over `_core.order`, 2026-11-29). The tours' gap still
-/// sets the budget below this (see [`KICKS_PER_GAP_EDGE`]).
+/// and none longer, for 1.14 → 1.72 s of CPU over the 54 (at most 0.12 s
+/// each); at 316 files 3 of 54 are 0.01-0.06 % shorter and none longer,
+/// for 5.89 → 6.04 s (`bench_tape_vs_matrix.py [--sizes 316]` on c9e1417's
+/// build and this one, 2026-11-29). The tours' gap still sets the budget
+/// below this (see [`KICKS_PER_GAP_EDGE`]).
 const MIN_DRIVE_KICKS: usize = 1_000;
 const MAX_KICKS: usize = 100_000;
 /// The default budget also keeps kicks × requests under this: 20,000 kicks
