@@ -23,6 +23,19 @@ pub(crate) struct Reduced {
     cols: Vec<u32>,
     reduced: Vec<f64>,
     costs: Vec<f64>,
+    /// The same entries by column, where asked for
+    /// ([`Reduced::with_columns`]).
+    columns: Option<Columns>,
+}
+
+/// A [`Reduced`] graph's entries by column.
+struct Columns {
+    /// Column j's entries are `entries[offsets[j]..offsets[j + 1]]`,
+    /// cheapest reduced cost first.
+    offsets: Vec<usize>,
+    entries: Vec<u32>,
+    /// Each entry's row.
+    rows: Vec<u32>,
 }
 
 impl Reduced {
@@ -85,12 +98,64 @@ impl Reduced {
             cols,
             reduced,
             costs,
+            columns: None,
         }
+    }
+
+    /// The same edges, readable by column too ([`Reduced::column`]).
+    pub(crate) fn with_columns(mut self) -> Self {
+        let (m, cols, reduced) = (self.offsets.len() - 1, &self.cols, &self.reduced);
+        let mut rows = vec![0; cols.len()];
+        for (i, ends) in self.offsets.windows(2).enumerate() {
+            rows[ends[0]..ends[1]].fill(i as u32);
+        }
+        let mut col_offsets = vec![0; m + 1];
+        for &j in cols {
+            col_offsets[j as usize + 1] += 1;
+        }
+        for j in 0..m {
+            col_offsets[j + 1] += col_offsets[j];
+        }
+        // Entries by column (a counting sort), then each column's by
+        // reduced cost.
+        let mut next = col_offsets.clone();
+        let mut by_col = vec![0; cols.len()];
+        for (e, &j) in cols.iter().enumerate() {
+            by_col[next[j as usize]] = e as u32;
+            next[j as usize] += 1;
+        }
+        for j in 0..m {
+            by_col[col_offsets[j]..col_offsets[j + 1]].sort_by(|&a, &b| {
+                reduced[a as usize]
+                    .total_cmp(&reduced[b as usize])
+                    .then(a.cmp(&b))
+            });
+        }
+        self.columns = Some(Columns {
+            offsets: col_offsets,
+            entries: by_col,
+            rows,
+        });
+        self
     }
 
     /// The entries of row `i`'s edges, cheapest reduced cost first.
     pub(crate) fn row(&self, i: usize) -> Range<usize> {
         self.offsets[i]..self.offsets[i + 1]
+    }
+
+    /// The entries of column `j`'s edges, cheapest reduced cost first.
+    /// Panics unless built [`Reduced::with_columns`].
+    pub(crate) fn column(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
+        let c = self.columns.as_ref().expect("built with columns");
+        c.entries[c.offsets[j]..c.offsets[j + 1]]
+            .iter()
+            .map(|&e| e as usize)
+    }
+
+    /// The row of entry `e`. Panics unless built [`Reduced::with_columns`].
+    pub(crate) fn row_of(&self, e: usize) -> usize {
+        self.columns.as_ref().expect("built with columns").rows[e] as usize
     }
 
     /// The column of entry `e`.
