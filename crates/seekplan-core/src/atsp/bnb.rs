@@ -56,8 +56,8 @@ pub struct Budget {
     /// better tour than before it, and at least this many: where the
     /// bound is weak (costs with structure, like a tape's) nothing is
     /// pruned and a long search finds nothing. Infinite: a search for a
-    /// proof, which on up to [`JOINS_LIMIT`] nodes also prunes by the
-    /// additive bound ([`Searcher::joins`]).
+    /// proof, which on up to 501 nodes also prunes a node by what joining
+    /// its assignment's cycles costs at least (additive bounding).
     pub patience: f64,
     /// A wall-clock limit or a caller's cancel, if any (a limit makes the
     /// result machine-dependent).
@@ -99,8 +99,9 @@ struct Searcher<'c> {
 /// the same totals and proofs, but DIMACS crane at 100 nodes (instance 2)
 /// from 0.43 to 0.57 s and shop at 316 from 0.25 to 0.29-0.33 s, the same
 /// tours; at 1,000 files it pruned 2-17 % of the nodes it was tried on and
-/// cost 10-13 % more CPU (3.85 -> 4.3 s). Proofs at more than 500 nodes were
-/// not measured (2026-11-29).
+/// cost 10-13 % more CPU (3.85 -> 4.3 s). A time limit's proofs were
+/// measured at 100 files (faster, see [`Searcher::joins`]) and 316 (the
+/// same); above 500 nodes they were not (2026-11-29).
 const JOINS_LIMIT: usize = 501;
 
 /// Deepest branch searched: each level is a stack frame, and a branch this
