@@ -97,7 +97,7 @@ struct Searcher<'c> {
 /// of `bench_seek_sweep.py` (six drives, three patterns, seeds 1-3) from
 /// 1.52 to 1.31 s of CPU at 100 files and from 5.16 to 4.28 s at 316, with
 /// the same totals and proofs, but DIMACS crane at 100 nodes (instance 2)
-/// from 0.43 to 0.57 s and shop at 316 from 0.25 to 0.29-0.33 s, the same
+/// from 0.43 to 0.55-0.60 s and shop at 316 from 0.25 to 0.29 s, the same
 /// tours; at 1,000 files it pruned 2-17 % of the nodes it was tried on and
 /// cost 10-13 % more CPU (3.85 -> 4.3 s). A time limit's proofs were
 /// measured at 100 files (faster, see [`Searcher::joins`]) and 316 (the
@@ -167,15 +167,18 @@ impl Searcher<'_> {
     /// non-negative, and it leaves and enters every cycle, so it pays at
     /// least, for each cycle, the least reduced cost of an edge out of it,
     /// and as much for the edges into them; the larger of the two sums
-    /// (infinite where a cycle cannot be left or entered). Every edge
-    /// between cycles has an end outside the largest, so only those nodes'
-    /// rows and columns are read. On the 27 LTO-9, LTO-10 and IBM 3590 seek
-    /// matrices of 100 files (`seek_matrices.py`, seeds 1-3), searched
-    /// without a budget from the root's patched tour for at most 3 s, it
-    /// proved 23 instead of 21 in 19.0 s instead of 24.5 s: LTO-9 half
-    /// seed 1 in 0.17 s instead of 1.0 s, IBM 3590 uniform seed 1 in
-    /// 0.005 s instead of none, LTO-10 gaussian seed 2 in 0.89 s instead of
-    /// 0.47 s (2026-11-29, a scratch test beside the build before it).
+    /// (infinite where a cycle cannot be left or entered). A node is pruned
+    /// where this meets the incumbent to within the rounding
+    /// [`Searcher::improves`] allows, as a child's value is. Every edge
+    /// between cycles has an end outside the largest, so the sparse form
+    /// reads only those nodes' rows and columns. On the 27 LTO-9, LTO-10
+    /// and IBM 3590 seek matrices of 100 files (`seek_matrices.py`, seeds
+    /// 1-3), searched without a budget from the root's patched tour for at
+    /// most 3 s, it proved 23 instead of 21 in 19.0 s instead of 24.5 s:
+    /// LTO-9 half seed 1 in 0.17 s instead of 1.0 s, IBM 3590 uniform seed
+    /// 1 in 0.005 s instead of none, LTO-10 gaussian seed 2 in 0.89 s
+    /// instead of 0.47 s (2026-11-29, a scratch test beside the build
+    /// before it).
     fn joins(&mut self, node: &Matching, cycles: &[Vec<usize>]) -> f64 {
         if !self.best_cost.is_finite() {
             return 0.0;

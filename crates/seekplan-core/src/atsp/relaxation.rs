@@ -193,8 +193,9 @@ impl Relaxation for DenseRelaxation {
     }
 
     /// Reads every row, in order: the rows and columns of `nodes` alone
-    /// read a column a stride of m apart, which on DIMACS shop at 316
-    /// nodes made branch and bound take 37 % longer for the same work.
+    /// read a column a stride of m apart (in a build whose default search
+    /// used the bound, DIMACS shop at 316 nodes spent 0.29 s in branch and
+    /// bound that way against 0.24 s reading rows; 2026-11-29).
     fn crossing(
         &self,
         matching: &Matching,
