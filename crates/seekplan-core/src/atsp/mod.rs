@@ -2,6 +2,7 @@
 //! they know nothing of tapes or disks. Ordering (`order/`) and the media
 //! server's in-cluster scheduler (`media/`) both call them.
 
+mod arborescence;
 mod bnb;
 mod held_karp;
 mod lap;
@@ -14,6 +15,7 @@ mod sparse_reads;
 #[cfg(test)]
 mod test_costs;
 
+pub use arborescence::additive_bound;
 pub use bnb::{branch_and_bound, branch_and_bound_from, Budget, Search};
 pub use held_karp::{held_karp, MAX_NODES};
 pub use lap::{assignment, assignment_until, Assignment};

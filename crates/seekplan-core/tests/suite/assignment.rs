@@ -6,7 +6,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use seekplan_core::atsp::assignment;
+use seekplan_core::atsp::{additive_bound, assignment};
 use seekplan_core::model::{Block, CostMatrix, CostModel, Extent};
 use seekplan_core::order::{
     positioning_matrix, run_with, Algorithm, Head, Options, Problem, BNB_LIMIT, BOUND_LIMIT,
@@ -174,9 +174,10 @@ fn the_bound_holds_for_every_algorithm_on_a_tape() {
     }
 }
 
-/// The assignment bound users compute: `positioning_matrix` (locates only,
-/// the start/end as the last node) with its diagonal forbidden, plus the
-/// reads of `requests`.
+/// The bound users compute from `positioning_matrix` (locates only, the
+/// start/end as the last node) with its diagonal forbidden: the
+/// assignment, what joining its cycles adds at least (the additive bound
+/// from the start/end), and the reads of `requests`.
 fn locate_only_bound(model: &dyn CostModel, requests: &[Extent]) -> f64 {
     let rows = positioning_matrix(model, requests.to_vec(), Block(0), None).unwrap();
     let m = rows.len();
@@ -185,7 +186,8 @@ fn locate_only_bound(model: &dyn CostModel, requests: &[Extent]) -> f64 {
         cost[i * m + i] = f64::INFINITY;
     }
     let reads: f64 = requests.iter().map(|&r| model.read(r).seconds).sum();
-    assignment(m, &cost).total + reads
+    let a = assignment(m, &cost);
+    a.total + additive_bound(m, &cost, &a, m - 1) + reads
 }
 
 #[test]

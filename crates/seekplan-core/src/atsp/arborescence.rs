@@ -1,0 +1,268 @@
+//! Minimum spanning arborescences (Chu & Liu 1965, Edmonds 1967): the
+//! second half of Fischetti & Toth's additive bound for the asymmetric TSP
+//! (Mathematical Programming 53, 1992). A tour through a root, less the
+//! edge into the root, is an arborescence out of it, so on an optimal
+//! assignment's reduced costs (all non-negative) the cheapest arborescence
+//! is a lower bound on what any tour adds to the assignment.
+
+use super::{cycles, Assignment};
+
+/// What every tour through the `m` nodes of the row-major `cost` costs at
+/// least beyond its optimal assignment `a`: the cheapest arborescence on
+/// `a`'s reduced costs out of `root` or, transposed, into it, whichever is
+/// more (0 where `a` is one cycle or neither exists). Add it to `a.total`
+/// for the bound. Each of `a`'s cycles is taken as one node (and the
+/// root's as the root): inside a cycle its own edges join every node at no
+/// cost, and between cycles the cheapest reduced cost stands for them all,
+/// so the contracted graph has the same cheapest arborescence. One pass
+/// over the costs, then Chu-Liu on as many nodes as `a` has cycles.
+pub fn additive_bound(m: usize, cost: &[f64], a: &Assignment, root: usize) -> f64 {
+    assert_eq!(cost.len(), m * m, "cost is not m x m");
+    let cycles = cycles(&a.succ);
+    let k = cycles.len();
+    if k <= 1 {
+        return 0.0;
+    }
+    let mut of = vec![0; m];
+    for (c, cycle) in cycles.iter().enumerate() {
+        for &v in cycle {
+            of[v] = c;
+        }
+    }
+    let mut out = vec![f64::INFINITY; k * k];
+    for (i, row) in cost.chunks(m).enumerate() {
+        for (j, &x) in row.iter().enumerate() {
+            let (from, to) = (of[i], of[j]);
+            if from != to && x.is_finite() {
+                // Rounding may leave a reduced cost just below zero.
+                let r = (x - a.row[i] - a.col[j]).max(0.0);
+                let at = from * k + to;
+                if r < out[at] {
+                    out[at] = r;
+                }
+            }
+        }
+    }
+    let into: Vec<f64> = (0..k * k).map(|at| out[at % k * k + at / k]).collect();
+    let least = |w: &[f64]| min_arborescence(k, w, of[root]).unwrap_or(0.0);
+    least(&out).max(least(&into))
+}
+
+/// The least total weight of an arborescence rooted at `root` spanning the
+/// `m` nodes of the row-major `w` (`w[u * m + v]` the edge u → v; infinite
+/// entries and the diagonal are ignored), or `None` where some node cannot
+/// be reached from the root. O(m²) a round; each round contracts every
+/// cycle of the cheapest edges into the nodes (on an assignment's reduced
+/// costs the first round's cycles are the assignment's).
+pub(crate) fn min_arborescence(m: usize, w: &[f64], root: usize) -> Option<f64> {
+    assert_eq!(w.len(), m * m, "w is not m x m");
+    let mut n = m;
+    let mut w = w.to_vec();
+    let mut root = root;
+    let mut total = 0.0;
+    const NONE: usize = usize::MAX;
+    loop {
+        // Each node's cheapest edge in.
+        let mut inw = vec![f64::INFINITY; n];
+        let mut pre = vec![NONE; n];
+        for (u, row) in w.chunks(n).enumerate() {
+            for (v, &x) in row.iter().enumerate() {
+                if u != v && x < inw[v] {
+                    inw[v] = x;
+                    pre[v] = u;
+                }
+            }
+        }
+        inw[root] = 0.0;
+        pre[root] = NONE;
+        if (0..n).any(|v| v != root && pre[v] == NONE) {
+            return None;
+        }
+        total += inw.iter().sum::<f64>();
+        // The cycles of `pre`, each numbered; the other nodes after them.
+        let mut id = vec![NONE; n];
+        let mut seen = vec![NONE; n];
+        let mut count = 0;
+        for v in 0..n {
+            let mut x = v;
+            while x != root && id[x] == NONE && seen[x] != v {
+                seen[x] = v;
+                x = pre[x];
+            }
+            if x != root && id[x] == NONE {
+                // x lies on a cycle first met from v.
+                let mut y = x;
+                loop {
+                    id[y] = count;
+                    y = pre[y];
+                    if y == x {
+                        break;
+                    }
+                }
+                count += 1;
+            }
+        }
+        if count == 0 {
+            return Some(total);
+        }
+        for x in id.iter_mut().filter(|x| **x == NONE) {
+            *x = count;
+            count += 1;
+        }
+        // Contract: every edge into v now costs what it adds over v's
+        // cheapest.
+        let mut next = vec![f64::INFINITY; count * count];
+        for (u, row) in w.chunks(n).enumerate() {
+            for (v, &x) in row.iter().enumerate() {
+                let (a, b) = (id[u], id[v]);
+                if a != b && x.is_finite() {
+                    let y = x - inw[v];
+                    if y < next[a * count + b] {
+                        next[a * count + b] = y;
+                    }
+                }
+            }
+        }
+        w = next;
+        n = count;
+        root = id[root];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::atsp::{assignment, held_karp};
+    use proptest::prelude::*;
+
+    /// The cheapest arborescence by trying every parent choice.
+    fn brute(m: usize, w: &[f64], root: usize) -> Option<f64> {
+        fn go(
+            v: usize,
+            m: usize,
+            root: usize,
+            w: &[f64],
+            pre: &mut Vec<usize>,
+            best: &mut Option<f64>,
+        ) {
+            if v == m {
+                // Every node must reach the root through its parents.
+                for s in 0..m {
+                    let (mut x, mut steps) = (s, 0);
+                    while x != root {
+                        x = pre[x];
+                        steps += 1;
+                        if steps > m {
+                            return;
+                        }
+                    }
+                }
+                let cost: f64 = (0..m)
+                    .filter(|&x| x != root)
+                    .map(|x| w[pre[x] * m + x])
+                    .sum();
+                if best.is_none_or(|b| cost < b) {
+                    *best = Some(cost);
+                }
+                return;
+            }
+            if v == root {
+                return go(v + 1, m, root, w, pre, best);
+            }
+            for u in (0..m).filter(|&u| u != v && w[u * m + v].is_finite()) {
+                pre[v] = u;
+                go(v + 1, m, root, w, pre, best);
+            }
+        }
+        let mut best = None;
+        go(0, m, root, w, &mut vec![usize::MAX; m], &mut best);
+        best
+    }
+
+    /// The cheapest tour of the m×m row-major `cost` by Held–Karp.
+    fn exact(m: usize, cost: &[f64]) -> f64 {
+        let c = |i: usize, j: usize| cost[i * m + j];
+        let order = held_karp(
+            m - 1,
+            |j| c(0, j + 1),
+            |i, j| c(i + 1, j + 1),
+            |j| c(j + 1, 0),
+        );
+        let mut prev = 0;
+        let mut total = 0.0;
+        for &j in &order {
+            total += c(prev, j + 1);
+            prev = j + 1;
+        }
+        total + c(prev, 0)
+    }
+
+    #[test]
+    fn rings_joined_dearly_are_bounded_by_what_joining_them_costs() {
+        // Three rings of four nodes, 1 around each ring, 100 between: the
+        // assignment (12) is the rings, and every tour pays about 99 on
+        // top to enter each of the two rings the root is not on.
+        let m = 12;
+        let cost: Vec<f64> = (0..m * m)
+            .map(|k| {
+                let (i, j) = (k / m, k % m);
+                if i == j {
+                    f64::INFINITY
+                } else if i / 4 != j / 4 {
+                    100.0
+                } else if j == i / 4 * 4 + (i + 1) % 4 {
+                    1.0
+                } else {
+                    50.0
+                }
+            })
+            .collect();
+        let a = assignment(m, &cost);
+        let bound = a.total + additive_bound(m, &cost, &a, 0);
+        assert!(bound > a.total + 190.0, "{bound} over {}", a.total);
+        assert!(bound <= exact(m, &cost) + 1e-9);
+    }
+
+    proptest! {
+        #[test]
+        fn the_additive_bound_is_below_every_tour(
+            m in 2usize..9,
+            raw in proptest::collection::vec(0u32..1000, 81),
+            small in any::<bool>(),
+            root in 0usize..9,
+        ) {
+            let cost: Vec<f64> = (0..m * m)
+                .map(|k| {
+                    if k / m == k % m {
+                        f64::INFINITY
+                    } else {
+                        f64::from(if small { raw[k] % 5 } else { raw[k] })
+                    }
+                })
+                .collect();
+            let a = assignment(m, &cost);
+            let bound = a.total + additive_bound(m, &cost, &a, root % m);
+            prop_assert!(bound >= a.total);
+            prop_assert!(bound <= exact(m, &cost) + 1e-9, "{} above {}", bound, exact(m, &cost));
+        }
+
+        #[test]
+        fn finds_the_cheapest_arborescence(
+            m in 1usize..7,
+            raw in proptest::collection::vec(0u32..20, 36),
+            gaps in proptest::collection::vec(any::<bool>(), 36),
+            root in 0usize..7,
+        ) {
+            let root = root % m;
+            let w: Vec<f64> = (0..m * m)
+                .map(|k| if gaps[k] && k % 3 == 0 { f64::INFINITY } else { f64::from(raw[k]) })
+                .collect();
+            let want = brute(m, &w, root);
+            let got = min_arborescence(m, &w, root);
+            match (want, got) {
+                (Some(a), Some(b)) => prop_assert!((a - b).abs() < 1e-9, "{a} vs {b}"),
+                (a, b) => prop_assert_eq!(a.is_some(), b.is_some()),
+            }
+        }
+    }
+}
