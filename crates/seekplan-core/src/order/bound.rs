@@ -79,7 +79,7 @@ pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
     let costs = positioning_costs(problem, Moves::Locate, stop)?;
     let locate = assignment_until(n + 1, &costs, stop)?;
     // An explicit matrix has no streaming moves: one relaxation.
-    let mut bound = locate.total + additive_bound(n + 1, &costs, &locate, n);
+    let mut bound = locate.total + additive_bound(n + 1, &costs, &locate, n, stop);
     if !problem.is_matrix() {
         bound = bound.min(positioning_bound(problem, Moves::ReadThrough, bound, stop)?);
     }

@@ -12,6 +12,7 @@ use seekplan_core::order::{
     positioning_matrix, run_with, Algorithm, Head, Options, Problem, BNB_LIMIT, BOUND_LIMIT,
     OPT_LIMIT,
 };
+use seekplan_core::stop::Stop;
 
 fn matrix(n: usize, raw: &[u32]) -> CostMatrix<'static> {
     CostMatrix::from_rows(
@@ -187,7 +188,7 @@ fn locate_only_bound(model: &dyn CostModel, requests: &[Extent]) -> f64 {
     }
     let reads: f64 = requests.iter().map(|&r| model.read(r).seconds).sum();
     let a = assignment(m, &cost);
-    a.total + additive_bound(m, &cost, &a, m - 1) + reads
+    a.total + additive_bound(m, &cost, &a, m - 1, &Stop::never()) + reads
 }
 
 #[test]
