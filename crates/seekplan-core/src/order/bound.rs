@@ -29,11 +29,12 @@ use crate::Moves;
 /// cost, so as certain), and drive batches a geometric bound ([`geometric`]).
 pub const BOUND_LIMIT: usize = 2_048;
 
-/// The assignment bound on a problem's total and the locate assignment it
-/// came from (each node's successor over the n + 1 nodes, the depot last,
-/// and the potentials that prove it optimal): PATCH's cycles, which `best`
-/// patches into its first tour, and the reduced costs its local search
-/// takes candidate moves from.
+/// The bound on a problem's total (the assignment's, with what joining its
+/// cycles adds) and the locate assignment it came from (each node's
+/// successor over the n + 1 nodes, the depot last, and the potentials that
+/// prove it optimal): PATCH's cycles, which `best` patches into its first
+/// tour, and the reduced costs its local search takes candidate moves
+/// from.
 pub(crate) struct Relaxation {
     /// A lower bound on every schedule's total seconds, reads included.
     pub(crate) total: f64,
@@ -41,10 +42,11 @@ pub(crate) struct Relaxation {
     pub(crate) locate: Option<Assignment>,
 }
 
-/// The assignment bound on `problem`'s total time (cached by the problem,
-/// [`Problem::relaxation_until`]); above [`BOUND_LIMIT`] requests on a drive
-/// model the geometric bound, `None` where the model has no positions or
-/// `stop` (a caller's time limit or cancel) is reached before it is known.
+/// The assignment bound, with what joining its cycles adds, on `problem`'s
+/// total time (cached by the problem, [`Problem::relaxation_until`]);
+/// above [`BOUND_LIMIT`] requests on a drive model the geometric bound,
+/// `None` where the model has no positions or `stop` (a caller's time limit
+/// or cancel) is reached before it is known.
 pub(crate) fn lower_bound(problem: &Problem, stop: &Stop) -> Option<f64> {
     problem.relaxation_until(stop).map(|r| r.total)
 }
