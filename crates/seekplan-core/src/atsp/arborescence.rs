@@ -140,7 +140,8 @@ pub(crate) fn min_arborescence(m: usize, w: &[f64], root: usize, stop: &Stop) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atsp::{assignment, held_karp};
+    use crate::atsp::assignment;
+    use crate::atsp::test_costs::{exact, rings};
     use proptest::prelude::*;
 
     /// The cheapest arborescence by trying every parent choice.
@@ -187,44 +188,13 @@ mod tests {
         best
     }
 
-    /// The cheapest tour of the m×m row-major `cost` by Held–Karp.
-    fn exact(m: usize, cost: &[f64]) -> f64 {
-        let c = |i: usize, j: usize| cost[i * m + j];
-        let order = held_karp(
-            m - 1,
-            |j| c(0, j + 1),
-            |i, j| c(i + 1, j + 1),
-            |j| c(j + 1, 0),
-        );
-        let mut prev = 0;
-        let mut total = 0.0;
-        for &j in &order {
-            total += c(prev, j + 1);
-            prev = j + 1;
-        }
-        total + c(prev, 0)
-    }
-
     #[test]
     fn rings_joined_dearly_are_bounded_by_what_joining_them_costs() {
         // Three rings of four nodes, 1 around each ring, 100 between: the
         // assignment (12) is the rings, and every tour pays about 99 on
         // top to enter each of the two rings the root is not on.
         let m = 12;
-        let cost: Vec<f64> = (0..m * m)
-            .map(|k| {
-                let (i, j) = (k / m, k % m);
-                if i == j {
-                    f64::INFINITY
-                } else if i / 4 != j / 4 {
-                    100.0
-                } else if j == i / 4 * 4 + (i + 1) % 4 {
-                    1.0
-                } else {
-                    50.0
-                }
-            })
-            .collect();
+        let cost = rings(3, 4);
         let a = assignment(m, &cost);
         let bound = a.total + additive_bound(m, &cost, &a, 0, &Stop::never());
         assert!(bound > a.total + 190.0, "{bound} over {}", a.total);

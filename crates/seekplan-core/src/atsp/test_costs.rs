@@ -61,3 +61,43 @@ fn seek(m: usize, seed: u64, looped: bool) -> Vec<f64> {
         })
         .collect()
 }
+
+/// The cheapest tour of the m×m row-major `cost` by Held–Karp (m ≥ 2).
+pub(crate) fn exact(m: usize, cost: &[f64]) -> f64 {
+    let c = |i: usize, j: usize| cost[i * m + j];
+    // Held-Karp over the path 0 -> ... -> 0 through nodes 1..m.
+    let order = super::held_karp(
+        m - 1,
+        |j| c(0, j + 1),
+        |i, j| c(i + 1, j + 1),
+        |j| c(j + 1, 0),
+    );
+    let mut prev = 0;
+    let mut total = 0.0;
+    for &j in &order {
+        total += c(prev, j + 1);
+        prev = j + 1;
+    }
+    total + c(prev, 0)
+}
+
+/// `count` rings of `size` nodes (row-major, diagonal infinite): 1 to the
+/// next node around a ring, 50 to any other node of it, 100 to another
+/// ring. The assignment is the rings, and every tour pays to join them.
+pub(crate) fn rings(count: usize, size: usize) -> Vec<f64> {
+    let m = count * size;
+    (0..m * m)
+        .map(|k| {
+            let (i, j) = (k / m, k % m);
+            if i == j {
+                f64::INFINITY
+            } else if i / size != j / size {
+                100.0
+            } else if j == i / size * size + (i + 1) % size {
+                1.0
+            } else {
+                50.0
+            }
+        })
+        .collect()
+}
