@@ -164,21 +164,24 @@ impl Searcher<'_> {
     /// adds at least to the value of its assignment `node`, whose `cycles`
     /// are more than one (Fischetti & Toth's additive bounding, 1992): the
     /// tour costs the assignment's value plus its edges' reduced costs, all
-    /// non-negative, and it leaves and enters every cycle, so it pays at
-    /// least, for each cycle, the least reduced cost of an edge out of it,
-    /// and as much for the edges into them; the larger of the two sums
-    /// (infinite where a cycle cannot be left or entered). A node is pruned
-    /// where this meets the incumbent to within the rounding
+    /// non-negative, and it leaves and enters every cycle. So it pays at
+    /// least, for each cycle, the least reduced cost of an edge out of it
+    /// (or into it), and, with each cycle taken as one node, the cheapest
+    /// arborescence out of (or into) the largest: the most of the four
+    /// (infinite where a cycle cannot be reached). A node is pruned where
+    /// this meets the incumbent to within the rounding
     /// [`Searcher::improves`] allows, as a child's value is. Every edge
     /// between cycles has an end outside the largest, so the sparse form
     /// reads only those nodes' rows and columns. On the 27 LTO-9, LTO-10
     /// and IBM 3590 seek matrices of 100 files (`seek_matrices.py`, seeds
     /// 1-3), searched without a budget from the root's patched tour for at
-    /// most 3 s, it proved 23 instead of 21 in 19.0 s instead of 24.5 s:
-    /// LTO-9 half seed 1 in 0.17 s instead of 1.0 s, IBM 3590 uniform seed
-    /// 1 in 0.005 s instead of none, LTO-10 gaussian seed 2 in 0.89 s
-    /// instead of 0.47 s (2026-11-29, a scratch test beside the build
-    /// before it).
+    /// most 3 s, the cycles' edges alone proved 23 instead of 21 in 19.0 s
+    /// instead of 24.5 s (LTO-9 half seed 1 in 0.17 s instead of 1.0 s, IBM
+    /// 3590 uniform seed 1 in 0.005 s instead of none, LTO-10 gaussian seed
+    /// 2 in 0.89 s instead of 0.47 s); the arborescences then took LTO-9
+    /// uniform seed 1 from 0.65 to 0.073 s, LTO-10 uniform seed 1 from 2.9
+    /// to 1.1 s and LTO-10 gaussian seed 2 from 0.85 to 0.43 s, the same 23
+    /// proven (2026-11-29, scratch tests beside the builds before them).
     fn joins(&mut self, node: &Matching, cycles: &[Vec<usize>]) -> f64 {
         if !self.best_cost.is_finite() {
             return 0.0;
@@ -200,7 +203,7 @@ impl Searcher<'_> {
         self.scanned += self
             .relaxation
             .crossing(node, &nodes, &of, self.limit(), &mut joins);
-        joins.least()
+        joins.least(largest)
     }
 
     /// Searches the node whose optimal assignment is `node` (value `value`)
