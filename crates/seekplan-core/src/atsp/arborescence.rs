@@ -26,29 +26,92 @@ pub fn additive_bound(m: usize, cost: &[f64], a: &Assignment, root: usize, stop:
     if k <= 1 {
         return 0.0;
     }
-    let mut of = vec![0; m];
-    for (c, cycle) in cycles.iter().enumerate() {
-        for &v in cycle {
-            of[v] = c;
-        }
-    }
-    let mut out = vec![f64::INFINITY; k * k];
+    let of = cycle_of(m, &cycles);
+    let mut joins = Joins::new(k);
     for (i, row) in cost.chunks(m).enumerate() {
         for (j, &x) in row.iter().enumerate() {
-            let (from, to) = (of[i], of[j]);
-            if from != to && x.is_finite() {
-                // Rounding may leave a reduced cost just below zero.
-                let r = (x - a.row[i] - a.col[j]).max(0.0);
-                let at = from * k + to;
-                if r < out[at] {
-                    out[at] = r;
-                }
+            if of[i] != of[j] && x.is_finite() {
+                joins.add(of[i], of[j], x - a.row[i] - a.col[j]);
             }
         }
     }
-    let into: Vec<f64> = (0..k * k).map(|at| out[at % k * k + at / k]).collect();
-    let least = |w: &[f64]| min_arborescence(k, w, of[root], stop).unwrap_or(0.0);
-    least(&out).max(least(&into))
+    joins.arborescences(of[root], stop).unwrap_or(0.0)
+}
+
+/// Each of the `m` nodes' place among `cycles`.
+pub(crate) fn cycle_of(m: usize, cycles: &[Vec<usize>]) -> Vec<usize> {
+    let mut of = vec![0; m];
+    for (k, cycle) in cycles.iter().enumerate() {
+        for &v in cycle {
+            of[v] = k;
+        }
+    }
+    of
+}
+
+/// The cheapest reduced cost from each cycle of an assignment to each
+/// other: what the additive bound is taken from, at the root
+/// ([`additive_bound`]) and in branch and bound's nodes.
+pub(crate) struct Joins {
+    count: usize,
+    /// Row-major, `count` × `count`.
+    between: Vec<f64>,
+}
+
+impl Joins {
+    /// No edge yet between `count` cycles.
+    pub(crate) fn new(count: usize) -> Self {
+        Joins {
+            count,
+            between: vec![f64::INFINITY; count * count],
+        }
+    }
+
+    /// An edge from cycle `a` to cycle `b` of reduced cost `r` (rounding
+    /// may leave it just below zero: taken as zero).
+    pub(crate) fn add(&mut self, a: usize, b: usize, r: f64) {
+        let at = a * self.count + b;
+        self.between[at] = self.between[at].min(r.max(0.0));
+    }
+
+    /// The larger of the cheapest arborescences out of and into cycle
+    /// `root` over these edges (each cycle one node), `None` where some
+    /// cycle cannot be reached; once `stop` is reached, see
+    /// [`min_arborescence`].
+    pub(crate) fn arborescences(&self, root: usize, stop: &Stop) -> Option<f64> {
+        let k = self.count;
+        let into: Vec<f64> = (0..k * k)
+            .map(|at| self.between[at % k * k + at / k])
+            .collect();
+        let out = min_arborescence(k, &self.between, root, stop)?;
+        Some(out.max(min_arborescence(k, &into, root, stop)?))
+    }
+
+    /// The most of: the sums of the cheapest edges out of each cycle and
+    /// into each, and [`Joins::arborescences`] out of `root`; infinite
+    /// where a cycle cannot be left, entered or reached.
+    pub(crate) fn least(&self, root: usize) -> f64 {
+        let k = self.count;
+        let out: f64 = (0..k)
+            .map(|a| {
+                self.between[a * k..(a + 1) * k]
+                    .iter()
+                    .copied()
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .sum();
+        let inn: f64 = (0..k)
+            .map(|b| {
+                (0..k)
+                    .map(|a| self.between[a * k + b])
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .sum();
+        let trees = self
+            .arborescences(root, &Stop::never())
+            .unwrap_or(f64::INFINITY);
+        out.max(inn).max(trees)
+    }
 }
 
 /// The least total weight of an arborescence rooted at `root` spanning the

@@ -23,8 +23,9 @@
 //! The search is truncated by a work budget (matrix entries read); when it
 //! ends before the budget, the incumbent is proven optimal.
 
+use super::arborescence::{cycle_of, Joins};
 use super::lap::Matching;
-use super::relaxation::{relaxation, Joins, Relaxation};
+use super::relaxation::{relaxation, Relaxation};
 use super::{assignment, patch, Assignment};
 use crate::stop::Stop;
 
@@ -186,12 +187,7 @@ impl Searcher<'_> {
         if !self.best_cost.is_finite() {
             return 0.0;
         }
-        let mut of = vec![0; self.m];
-        for (k, c) in cycles.iter().enumerate() {
-            for &v in c {
-                of[v] = k;
-            }
-        }
+        let of = cycle_of(self.m, cycles);
         let largest = (0..cycles.len())
             .max_by_key(|&k| cycles[k].len())
             .expect("more than one cycle");

@@ -8,11 +8,10 @@
 //! 1,001 a row) and not where the bound is weak and most edges stay (DIMACS
 //! shop: all).
 
-use super::arborescence::min_arborescence;
+use super::arborescence::Joins;
 use super::lap::{HeapScratch, Matching, Scratch, FREE};
 use super::reduced::Reduced;
 use super::{merge_cycles, patch, Assignment};
-use crate::stop::Stop;
 
 /// What one edge a sparse augmenting path scans counts for in the work
 /// budget, in dense entries read: a heap step costs more than a read. A
@@ -245,63 +244,6 @@ fn pairs_tried(cycles: &[Vec<usize>]) -> f64 {
     (work + tour) as f64
 }
 
-/// The cheapest reduced cost from each cycle to each other: what branch and
-/// bound's additive bound is taken from.
-pub(crate) struct Joins {
-    count: usize,
-    /// The cheapest reduced cost from each cycle to each other, row-major.
-    between: Vec<f64>,
-}
-
-impl Joins {
-    /// No edge yet between `count` cycles.
-    pub(crate) fn new(count: usize) -> Self {
-        Joins {
-            count,
-            between: vec![f64::INFINITY; count * count],
-        }
-    }
-
-    /// An edge from cycle `a` to cycle `b` of reduced cost `r` (rounding
-    /// may leave it just below zero: taken as zero).
-    fn add(&mut self, a: usize, b: usize, r: f64) {
-        let at = a * self.count + b;
-        self.between[at] = self.between[at].min(r.max(0.0));
-    }
-
-    /// The most of: the sums of the cheapest edges out of each cycle and
-    /// into each (infinite where a cycle has none), and the cheapest
-    /// arborescences out of and into cycle `root` over them.
-    pub(crate) fn least(&self, root: usize) -> f64 {
-        let k = self.count;
-        let out: f64 = (0..k)
-            .map(|a| {
-                self.between[a * k..(a + 1) * k]
-                    .iter()
-                    .copied()
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .sum();
-        let inn: f64 = (0..k)
-            .map(|b| {
-                (0..k)
-                    .map(|a| self.between[a * k + b])
-                    .fold(f64::INFINITY, f64::min)
-            })
-            .sum();
-        if !out.is_finite() || !inn.is_finite() {
-            return f64::INFINITY;
-        }
-        // Where a cycle cannot be reached, no tour of the branch is cheaper
-        // than the incumbent.
-        let into: Vec<f64> = (0..k * k)
-            .map(|at| self.between[at % k * k + at / k])
-            .collect();
-        let arb = |w: &[f64]| min_arborescence(k, w, root, &Stop::never()).unwrap_or(f64::INFINITY);
-        out.max(inn).max(arb(&self.between)).max(arb(&into))
-    }
-}
-
 /// One logged change to a [`SparseRelaxation`].
 enum Change {
     /// The graph's entry was forbidden.
@@ -482,6 +424,7 @@ impl Relaxation for SparseRelaxation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::atsp::arborescence::cycle_of;
     use crate::atsp::test_costs::{modular, seek_on_a_loop};
     use crate::atsp::{assignment, cycles, patch};
     use proptest::prelude::*;
@@ -546,12 +489,7 @@ mod tests {
             let c = if seek { seek_on_a_loop(m, seed) } else { modular(m, 1009, seed) };
             let root = assignment(m, &c);
             let subtours = cycles(&root.succ);
-            let mut of = vec![0; m];
-            for (k, cycle) in subtours.iter().enumerate() {
-                for &v in cycle {
-                    of[v] = k;
-                }
-            }
+            let of = cycle_of(m, &subtours);
             let largest = (0..subtours.len()).max_by_key(|&k| subtours[k].len()).expect("a cycle");
             let nodes: Vec<usize> = (0..subtours.len())
                 .filter(|&k| k != largest)
