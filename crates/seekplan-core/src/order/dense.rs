@@ -7,6 +7,7 @@
 use super::{Head, Problem};
 use crate::model::{AlongBound, Block, Pos, PosCosts, PosJob};
 use crate::stop::{Clock, Stop};
+use std::sync::OnceLock;
 
 /// Largest batch whose full matrix is computed: 1,000² costs take ~50 ms and
 /// 8 MB; beyond it, models with cached positions are timed on demand.
@@ -35,9 +36,20 @@ enum Source<'p> {
 pub(crate) struct Dense<'p> {
     n: usize,
     source: Source<'p>,
+    /// Whether every move between two requests costs the same both ways,
+    /// once asked ([`Dense::symmetric`]).
+    symmetric: OnceLock<bool>,
 }
 
 impl<'p> Dense<'p> {
+    fn with(n: usize, source: Source<'p>) -> Self {
+        Dense {
+            n,
+            source,
+            symmetric: OnceLock::new(),
+        }
+    }
+
     /// The costs of `problem`: the full matrix for small batches; for large
     /// ones, cached positions when the model has them, and the problem's own
     /// reads when it is an explicit matrix (a copy would double its memory:
@@ -46,13 +58,10 @@ impl<'p> Dense<'p> {
         let n = problem.len();
         if n > MATRIX_LIMIT {
             if let Some(source) = Self::positions(problem) {
-                return Dense { n, source };
+                return Dense::with(n, source);
             }
             if problem.is_matrix() {
-                return Dense {
-                    n,
-                    source: Source::Direct(problem),
-                };
+                return Dense::with(n, Source::Direct(problem));
             }
         }
         Self::matrix(problem)
@@ -72,10 +81,7 @@ impl<'p> Dense<'p> {
             }
             row[n] = if i == n { 0.0 } else { problem.finish(head) };
         }
-        Dense {
-            n,
-            source: Source::Matrix(cost),
-        }
+        Dense::with(n, Source::Matrix(cost))
     }
 
     /// Costs computed when asked, never all at once: cached positions when
@@ -83,10 +89,7 @@ impl<'p> Dense<'p> {
     /// algorithms that look at each cost about once, like SLTF).
     pub(crate) fn on_demand(problem: &'p Problem<'p>) -> Self {
         let source = Self::positions(problem).unwrap_or(Source::Direct(problem));
-        Dense {
-            n: problem.len(),
-            source,
-        }
+        Dense::with(problem.len(), source)
     }
 
     fn positions(problem: &'p Problem<'p>) -> Option<Source<'p>> {
@@ -125,10 +128,7 @@ impl<'p> Dense<'p> {
             .iter()
             .map(|&c| c * (1.0 + noise * rng.gen::<f64>()))
             .collect();
-        Some(Dense {
-            n: self.n,
-            source: Source::Matrix(cost),
-        })
+        Some(Dense::with(self.n, Source::Matrix(cost)))
     }
 
     /// Cached positions, when costs are timed on demand from them: where the
@@ -156,6 +156,16 @@ impl<'p> Dense<'p> {
             Source::Positions(p) => p.costs.along_bound(),
             _ => None,
         }
+    }
+
+    /// Whether every move between two requests costs the same both ways
+    /// (the depot's moves aside): then reversing a stretch of requests
+    /// changes nothing inside it ([`super::edge_sums`]). Read once, O(n²),
+    /// on the first ask.
+    pub(crate) fn symmetric(&self) -> bool {
+        *self
+            .symmetric
+            .get_or_init(|| (0..self.n).all(|i| (0..i).all(|j| self.cost(i, j) == self.cost(j, i))))
     }
 
     /// Whether every cost is stored (lookups) rather than timed when asked.
@@ -481,10 +491,7 @@ mod tests {
             ];
             for matrix in &matrices {
                 let problem = Problem::matrix(matrix, start, end).unwrap();
-                let d = Dense {
-                    n: problem.len(),
-                    source: Source::Direct(&problem),
-                };
+                let d = Dense::with(problem.len(), Source::Direct(&problem));
                 let stored = Dense::matrix(&problem);
                 let m = d.len() + 1;
                 let mut row = vec![0.0; m];
