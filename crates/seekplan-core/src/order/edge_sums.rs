@@ -31,10 +31,11 @@ pub(crate) struct EdgeSums {
     /// The costs are symmetric between requests ([`Dense::symmetric`]):
     /// every stretch reverses for nothing, so nothing is carried along.
     /// A stretch never holds the depot's edges (positions 0 and the last),
-    /// the only ones that may differ each way. On a random symmetric
-    /// matrix of 300 nodes `best` took 47.4 s carrying zeros along and
-    /// 28.8 s without, on Euclidean distances of 1,000 points 7.8 and
-    /// 6.1 s, the same tours (2026-11-29, `benchmarks/RESULTS.md`).
+    /// the only ones that may differ each way. `best` took 53.0 s carrying
+    /// zeros along and 33.7 s without on a random symmetric matrix of 300
+    /// nodes, 61.6 and 31.4 s on one of 1,000, and 8.5 and 6.0 s on
+    /// Euclidean distances of 1,000 points, the same tours
+    /// (`benchmarks/bench_symmetric.py`, 2026-11-29).
     flat: bool,
 }
 
