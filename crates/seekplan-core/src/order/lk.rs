@@ -113,7 +113,7 @@ fn chain(
         }
         while flips.len() > best_depth {
             let f = flips.pop().expect("a flip to undo");
-            tour.reverse(f.i..f.j + 1);
+            tour.undo_last(f.i..f.j + 1);
         }
         if best_depth > 0 {
             touched.push(t1);

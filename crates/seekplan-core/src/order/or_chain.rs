@@ -66,7 +66,7 @@ fn chain(d: &Dense, near: &Neighbours, tour: &mut Tour, a: usize, touched: &mut 
         }
         while swaps.len() > best_depth {
             let s = swaps.pop().expect("a swap to undo");
-            tour.rotate(s.start..s.end, s.end - s.start - s.by);
+            tour.undo_last(s.start..s.end);
         }
         if best_depth > 0 {
             touched.push(a);
