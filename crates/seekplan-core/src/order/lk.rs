@@ -72,7 +72,17 @@ fn chain(
     } else {
         d.cost(t2, t1)
     };
-    let first = steps(d, near, tour, p1, forward, open, &[]);
+    let first = steps(
+        d,
+        near,
+        tour,
+        Open {
+            p1,
+            forward,
+            g: open,
+            added: &[],
+        },
+    );
     let mut flips: Vec<Flip> = Vec::with_capacity(MAX_DEPTH);
     let mut added: Vec<(usize, usize)> = Vec::with_capacity(MAX_DEPTH);
     for &(_, q) in first.iter().take(BREADTH) {
@@ -108,7 +118,20 @@ fn chain(
                 (best, best_depth) = (closed, flips.len());
             }
             q = (flips.len() < MAX_DEPTH)
-                .then(|| best_step(d, near, tour, p1, forward, g, &added))
+                .then(|| {
+                    let added = &added;
+                    best_step(
+                        d,
+                        near,
+                        tour,
+                        Open {
+                            p1,
+                            forward,
+                            g,
+                            added,
+                        },
+                    )
+                })
                 .flatten()
                 .map(|(_, q)| q);
         }
@@ -129,22 +152,24 @@ fn chain(
     0.0
 }
 
-/// The next steps of a chain whose tentative edge joins t₁ (at `p1`) and
-/// the node beside it, with open gain `g` (the tentative edge's removal
-/// counted): (gain after the step, position of t₃), most gaining first
-/// (ties: the lower position first), positive gains only, never removing
-/// an edge in `added`.
-fn steps(
-    d: &Dense,
-    near: &Neighbours,
-    tour: &mut Tour,
+/// Where a chain stands before its next step: its tentative edge joins
+/// t₁ (at `p1`) and the node beside it (after it when `forward`), its open
+/// gain is `g` (the tentative edge's removal counted), and no step may
+/// remove an edge in `added`.
+#[derive(Clone, Copy)]
+struct Open<'a> {
     p1: usize,
     forward: bool,
     g: f64,
-    added: &[(usize, usize)],
-) -> Vec<(f64, usize)> {
+    added: &'a [(usize, usize)],
+}
+
+/// The next steps of a chain standing at `at`: (gain after the step,
+/// position of t₃), most gaining first (ties: the lower position first),
+/// positive gains only.
+fn steps(d: &Dense, near: &Neighbours, tour: &mut Tour, at: Open) -> Vec<(f64, usize)> {
     let mut out = Vec::new();
-    each_step(d, near, tour, p1, forward, g, added, |step| out.push(step));
+    each_step(d, near, tour, at, |step| out.push(step));
     out.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     out
 }
@@ -155,17 +180,9 @@ fn steps(
 /// one of 300 (`benchmarks/bench_symmetric.py`), DIMACS rtilt at 1,000
 /// nodes 9.0 -> 8.1 s, 4mm DAT gaussian 1,000 files 1.60 -> 1.47 s
 /// (2026-11-29, `benchmarks/RESULTS.md`).
-fn best_step(
-    d: &Dense,
-    near: &Neighbours,
-    tour: &mut Tour,
-    p1: usize,
-    forward: bool,
-    g: f64,
-    added: &[(usize, usize)],
-) -> Option<(f64, usize)> {
+fn best_step(d: &Dense, near: &Neighbours, tour: &mut Tour, at: Open) -> Option<(f64, usize)> {
     let mut best: Option<(f64, usize)> = None;
-    each_step(d, near, tour, p1, forward, g, added, |(gain, at)| {
+    each_step(d, near, tour, at, |(gain, at)| {
         let ahead = best.is_none_or(|(bg, ba)| gain.total_cmp(&bg).then(ba.cmp(&at)).is_gt());
         if ahead {
             best = Some((gain, at));
@@ -175,15 +192,16 @@ fn best_step(
 }
 
 /// Calls `visit` with each step of [`steps`], in neighbour-list order.
-#[allow(clippy::too_many_arguments)]
 fn each_step(
     d: &Dense,
     near: &Neighbours,
     tour: &mut Tour,
-    p1: usize,
-    forward: bool,
-    g: f64,
-    added: &[(usize, usize)],
+    Open {
+        p1,
+        forward,
+        g,
+        added,
+    }: Open,
     mut visit: impl FnMut((f64, usize)),
 ) {
     let len = tour.len();
@@ -253,8 +271,9 @@ mod tests {
                 let len = tour.len();
                 let starts = (0..len - 3).map(|p| (p, true)).chain((3..=len).map(|p| (p, false)));
                 for (p1, forward) in starts {
-                    let all = steps(d, near, &mut tour, p1, forward, g, &[]);
-                    let best = best_step(d, near, &mut tour, p1, forward, g, &[]);
+                    let at = Open { p1, forward, g, added: &[] };
+                    let all = steps(d, near, &mut tour, at);
+                    let best = best_step(d, near, &mut tour, at);
                     prop_assert_eq!(best, all.first().copied());
                 }
                 Ok(())
