@@ -121,8 +121,9 @@ impl Tour {
     }
 
     fn renumber(&mut self, a: usize, b: usize) {
-        for i in a..b {
-            self.pos[self.t[i]] = i;
+        let pos = &mut self.pos;
+        for (i, &w) in (a..b).zip(&self.t[a..b]) {
+            pos[w] = i;
         }
     }
 
