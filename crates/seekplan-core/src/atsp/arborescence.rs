@@ -28,13 +28,7 @@ pub fn additive_bound(m: usize, cost: &[f64], a: &Assignment, root: usize, stop:
     }
     let of = cycle_of(m, &cycles);
     let mut joins = Joins::new(k);
-    for (i, row) in cost.chunks(m).enumerate() {
-        for (j, &x) in row.iter().enumerate() {
-            if of[i] != of[j] && x.is_finite() {
-                joins.add(of[i], of[j], x - a.row[i] - a.col[j]);
-            }
-        }
-    }
+    joins.add_every(cost, &of, &a.row, &a.col);
     joins.arborescences(of[root], stop).unwrap_or(0.0)
 }
 
@@ -72,6 +66,19 @@ impl Joins {
     pub(crate) fn add(&mut self, a: usize, b: usize, r: f64) {
         let at = a * self.count + b;
         self.between[at] = self.between[at].min(r.max(0.0));
+    }
+
+    /// Every finite edge of the row-major square `cost` between two of the
+    /// cycles `of` names, at its reduced cost under the potentials `u`
+    /// (rows) and `v` (columns).
+    pub(crate) fn add_every(&mut self, cost: &[f64], of: &[usize], u: &[f64], v: &[f64]) {
+        for (i, row) in cost.chunks(of.len()).enumerate() {
+            for (j, &x) in row.iter().enumerate() {
+                if of[i] != of[j] && x.is_finite() {
+                    self.add(of[i], of[j], x - u[i] - v[j]);
+                }
+            }
+        }
     }
 
     /// The larger of the cheapest arborescences out of and into cycle

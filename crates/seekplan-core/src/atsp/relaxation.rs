@@ -205,15 +205,8 @@ impl Relaxation for DenseRelaxation {
         _limit: f64,
         joins: &mut Joins,
     ) -> f64 {
-        let (m, u, v) = (self.m, &matching.u, &matching.v);
-        for (a, row) in self.c.chunks(m).enumerate() {
-            for (b, &x) in row.iter().enumerate() {
-                if of[a] != of[b] && x.is_finite() {
-                    joins.add(of[a], of[b], x - u[a] - v[b]);
-                }
-            }
-        }
-        (m * m) as f64
+        joins.add_every(&self.c, of, &matching.u, &matching.v);
+        (self.m * self.m) as f64
     }
 
     /// Every pair of nodes is tried ([`patch`]).
