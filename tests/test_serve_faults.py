@@ -161,6 +161,64 @@ def test_an_ordering_that_fails_still_reads_the_batch(tmp_path, catalog):
         assert calls  # the ordering was asked, and failed
 
 
+@pytest.mark.parametrize("move", ["STARTED", "COMPLETED", "FAILED"])
+def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
+    tmp_path, db_url, catalog, move
+):
+    """The database refuses the first write of each kind of move a drive
+    makes (a file STARTED, COMPLETED, or FAILED by its read error): the
+    drive tries again, counts it, and every file still ends in its own
+    state -- none is left STARTED (a lost write once left a file STARTED
+    for good, seen in CI under load)."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
+    real = svc.store.transition
+    refused: list[str] = []
+
+    def flaky(changes, now, pin=None):
+        if changes[0][3] == move and not refused:
+            refused.append(changes[0][3])
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection"))
+        return real(changes, now, pin)
+
+    svc.store.transition = flaky
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert refused == [move]
+        assert svc.stats.db_write_failures._value.get() == 1
+        assert files[paths[0]]["state"] == "FAILED" and "media error" in files[paths[0]]["error"]
+        assert all(files[p]["state"] == "COMPLETED" for p in paths[1:])
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+    assert set(reads(tmp_path / "buffer")) == set(paths[1:])
+
+
+def test_an_exception_escaping_a_read_fails_the_file_not_the_drive(tmp_path, catalog):
+    """A bug after a read (here: recording the copy raises) fails that file
+    with the exception's text and frees its slot; the drive reads on."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, str(tmp_path / "b.db"), catalog)
+    real = svc.drives._completed
+    broken: list[str] = []
+
+    def completed(d, job):
+        if not broken:
+            broken.append(job.path)
+            raise KeyError("a bug")
+        return real(d, job)
+
+    svc.drives._completed = completed
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert broken and files[broken[0]]["error"] == "KeyError: 'a bug'"
+        assert all(f["state"] == "COMPLETED" for p, f in files.items() if p != broken[0])
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+            assert all(d.current is None for d in svc.sched.drives)
+
+
 def test_injected_rates_are_seeded_and_retries_recover_files(tmp_path, catalog):
     """Random read errors at 40 %: with two tries per file some files fail
     twice and end FAILED, others pass on their second try; the same seed

@@ -34,6 +34,9 @@ class Stats:
         self.requests = counter("requests", "Stage requests accepted")
         self.poll_count = counter("polls", "Stage status polls")
         self.throttle_count = counter("throttled", "Requests refused with 429")
+        self.db_write_failures = counter(
+            "db_write_failures", "Database writes of a file's move that failed and were tried again"
+        )
         self.expired = counter("pins_expired", "Pins dropped when their diskLifetime ran out")
 
     def poll(self) -> None:
