@@ -219,6 +219,48 @@ def test_an_exception_escaping_a_read_fails_the_file_not_the_drive(tmp_path, cat
             assert all(d.current is None for d in svc.sched.drives)
 
 
+def test_a_read_that_returns_after_the_watchdog_ended_it_leaves_the_drive_in_service(
+    tmp_path, catalog
+):
+    """A read overruns its deadline and returns while the watchdog is yet to
+    record its timeout, and the drive moves on: the late file still ends
+    FAILED as a timeout, but the drive, whose call came back, is not taken
+    out of service."""
+    import threading
+
+    paths = catalog[1][:8]
+    app, svc = make(tmp_path, str(tmp_path / "w.db"), catalog, drives=1)
+    slow, back = paths[1], threading.Event()
+    real_read, real_failed = svc.backend.read, svc.drives._failed
+
+    def read(drive, job):
+        if job.path != slow:
+            return real_read(drive, job)
+        with svc.clock.idle():
+            back.wait(30)
+
+    def failed(d, job, failure):
+        if failure.kind == "timeout":  # the watchdog, between giving up and recording
+            back.set()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with svc.sched.lock:
+                    if svc.sched.drives[d].current is not job:
+                        break
+                time.sleep(0.001)
+        return real_failed(d, job, failure)
+
+    svc.backend.read, svc.drives._failed = read, failed
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert back.is_set() and "did not finish within" in files[slow]["error"]
+        assert all(files[p]["state"] == "COMPLETED" for p in paths if p != slow)
+        assert svc.stats.drive_failures._value.get() == 0
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.drives[0].down_until is None
+
+
 def test_injected_rates_are_seeded_and_retries_recover_files(tmp_path, catalog):
     """Random read errors at 40 %: with two tries per file some files fail
     twice and end FAILED, others pass on their second try; the same seed

@@ -115,7 +115,8 @@ class Drives:
         #: Per drive: the number of its current read, bumped when the
         #: watchdog gives up on it (a late return is then ignored).
         self.read_ids = [0] * len(sched.drives)
-        self.deadlines: list[float | None] = [None] * len(sched.drives)
+        #: Per drive: the virtual time its read must end by, and the job read.
+        self.deadlines: list[tuple[float, Job] | None] = [None] * len(sched.drives)
 
     # ---- threads ---------------------------------------------------------------
 
@@ -346,7 +347,7 @@ class Drives:
                 t0 = self.clock.now()
                 drive.read_started, drive.read_estimate_s = t0, estimate
                 drive.activity = "reading"
-                self.deadlines[d] = t0 + self.deadline.seconds(estimate)
+                self.deadlines[d] = (t0 + self.deadline.seconds(estimate), job)
             self.backend.read(d, read)
         except Exception as e:
             failure = failure_of(e)
@@ -411,7 +412,9 @@ class Drives:
         with self.sched.lock:
             now = self.clock.now()
             failures = job.failed(failure.kind)
-            if failure.kind in ("drive", "timeout"):
+            # A read the watchdog gave up on may have returned meanwhile and
+            # the drive moved on: then the drive is fine and keeps its work.
+            if failure.kind in ("drive", "timeout") and self.sched.drives[d].current is job:
                 self._take_out(d, failure)
             wanted = self.sched.jobs.get(job.path) is job
             if wanted and failures < rule.attempts:
@@ -436,30 +439,40 @@ class Drives:
         FAILED as a ``timeout``, and the drive, whose thread is still stuck
         in the backend, is out of service until the call returns."""
         while not self.stopping:
-            overdue: list[tuple[int, Job, float]] = []
-            with self.sched.lock:
-                now = self.clock.now()
+            try:
+                nearest = self._end_overdue_reads()
+            except Exception:  # a bug: the watchdog must outlive it
+                log.exception("read watchdog")
                 nearest = None
-                for d, due in enumerate(self.deadlines):
-                    job = self.sched.drives[d].current
-                    if due is None or job is None:
-                        continue
-                    if now >= due:
-                        self.read_ids[d] += 1
-                        self.deadlines[d] = None
-                        overdue.append((d, job, due - self.sched.drives[d].read_started))
-                    elif nearest is None or due - now < nearest:
-                        nearest = due - now
-            for d, job, limit in overdue:
-                self._failed(
-                    d,
-                    job,
-                    Failure(
-                        "timeout",
-                        f"read did not finish within {limit:,.0f} s (its deadline: "
-                        f"{self.deadline.factor:g} x its estimate + {self.deadline.floor_s:g} s); "
-                        f"drive {d} is out of service until the call returns",
-                    ),
-                )
             wait = WATCHDOG_POLL_S if nearest is None else nearest / self.clock.scale
             self.clock.stop.wait(min(WATCHDOG_POLL_S, max(0.001, wait)))
+
+    def _end_overdue_reads(self) -> float | None:
+        """Fails (or retries) every read past its deadline; the virtual
+        seconds to the nearest deadline left, if any."""
+        overdue: list[tuple[int, Job, float]] = []
+        with self.sched.lock:
+            now = self.clock.now()
+            nearest = None
+            for d, entry in enumerate(self.deadlines):
+                if entry is None:
+                    continue
+                due, job = entry
+                if now >= due:
+                    self.read_ids[d] += 1
+                    self.deadlines[d] = None
+                    overdue.append((d, job, due - self.sched.drives[d].read_started))
+                elif nearest is None or due - now < nearest:
+                    nearest = due - now
+        for d, job, limit in overdue:
+            self._failed(
+                d,
+                job,
+                Failure(
+                    "timeout",
+                    f"read did not finish within {limit:,.0f} s (its deadline: "
+                    f"{self.deadline.factor:g} x its estimate + {self.deadline.floor_s:g} s); "
+                    f"drive {d} is out of service until the call returns",
+                ),
+            )
+        return nearest

@@ -517,7 +517,8 @@ class Scheduler:
     def retry(self, d: int, job: Job, at: float) -> None:
         """Drive ``d``'s read of ``job`` failed and is tried again from
         virtual time ``at`` (it stays in the tape system meanwhile)."""
-        self.drives[d].current = None
+        if self.drives[d].current is job:
+            self.drives[d].current = None
         job.retry_at = at
         heapq.heappush(self.retries, (at, job.seq, job))
 
@@ -673,11 +674,15 @@ class Scheduler:
 
     def finished(self, d: int, job: Job) -> bool:
         """Drive ``d`` finished reading ``job``; whether the job was still
-        wanted (False: every row was cancelled while it was read)."""
+        wanted (False: every row was cancelled while it was read). The
+        drive's head and session move only while ``job`` is its current
+        read: a read the watchdog ended late leaves a drive that moved on
+        as it is."""
         drive = self.drives[d]
-        drive.current = None
-        drive.head = self.end_block(job)
-        drive.mount_bytes += job.size
+        if drive.current is job:
+            drive.current = None
+            drive.head = self.end_block(job)
+            drive.mount_bytes += job.size
         self.in_system -= 1
         self._count(job.tape, system=-1)
         if self.jobs.get(job.path) is job:
