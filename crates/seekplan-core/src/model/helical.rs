@@ -2,7 +2,9 @@
 //! distance travelled (from BOT and between mid-tape positions), with an
 //! optional separate line for short seeks (4mm DAT, §5.4.3), and rewind.
 
-use super::{AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read};
+use super::{
+    AlongBound, Block, CostModel, Extent, LocatePos, Physical, Pos, PosCosts, Read, SeekLine,
+};
 use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -148,6 +150,14 @@ impl CostModel for HelicalModel {
 
     fn read_along_s(&self) -> Option<f64> {
         Some(self.spec.block_bytes as f64 / self.spec.rate_bps)
+    }
+
+    /// One seek line, when the drive has no separate line for short seeks.
+    fn seek_line(&self) -> Option<SeekLine> {
+        self.spec.short_seek.is_none().then(|| SeekLine {
+            startup_s: self.spec.seek.startup_s,
+            per_block_s: self.spec.seek.full_s / self.capacity as f64,
+        })
     }
 
     fn along_follows_blocks(&self) -> bool {

@@ -9,7 +9,7 @@
 //! properties and it needs no figure the paper does not give.
 
 use super::geometry::Direction;
-use super::{Block, CostModel, Extent, Physical, Read};
+use super::{Block, CostModel, Extent, Physical, Read, SeekLine};
 use crate::error::{require_rate, require_seconds};
 use crate::{Error, Result};
 
@@ -89,6 +89,13 @@ impl CostModel for LinearModel {
 
     fn keypoint_spacing(&self) -> f64 {
         0.0
+    }
+
+    fn seek_line(&self) -> Option<SeekLine> {
+        Some(SeekLine {
+            startup_s: self.overhead_s,
+            per_block_s: self.wind_s / self.capacity_blocks as f64,
+        })
     }
 }
 

@@ -60,6 +60,29 @@ pub struct Read {
     pub end: Block,
 }
 
+/// A locate that costs `startup_s` plus `per_block_s` per block travelled,
+/// either way, and nothing to the block the head is on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeekLine {
+    /// Seconds of any locate that moves.
+    pub startup_s: f64,
+    /// Seconds per block travelled.
+    pub per_block_s: f64,
+}
+
+impl SeekLine {
+    /// Seconds of a locate over `blocks` blocks, as the model computes it:
+    /// `startup_s + full_s * blocks / capacity` with `per_block_s = full_s /
+    /// capacity` differs from this in the last bits only.
+    pub fn locate(&self, blocks: u64) -> f64 {
+        if blocks == 0 {
+            0.0
+        } else {
+            self.startup_s + self.per_block_s * blocks as f64
+        }
+    }
+}
+
 /// A device's cost of positioning and reading, in seconds.
 pub trait CostModel: Send + Sync {
     /// Number of logical blocks the medium holds.
@@ -111,6 +134,14 @@ pub trait CostModel: Send + Sync {
     /// tape's; not a serpentine one's, whose tracks alternate direction).
     fn along_follows_blocks(&self) -> bool {
         false
+    }
+
+    /// The seek line, when every locate between two different blocks costs
+    /// exactly `startup_s + per_block_s` times the blocks between them (and
+    /// a locate to the block the head is on nothing): then the cheapest
+    /// locate order is found exactly along the line ([`SeekLine`]).
+    fn seek_line(&self) -> Option<SeekLine> {
+        None
     }
 
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
@@ -187,5 +218,8 @@ impl<M: CostModel + ?Sized> CostModel for &M {
     }
     fn read_through(&self, from: Block, to: Block) -> f64 {
         (**self).read_through(from, to)
+    }
+    fn seek_line(&self) -> Option<SeekLine> {
+        (**self).seek_line()
     }
 }

@@ -19,6 +19,7 @@ mod merge;
 mod mpscan;
 mod mpscan_star;
 mod neighbours;
+mod on_line;
 mod opt;
 mod options;
 mod or_chain;

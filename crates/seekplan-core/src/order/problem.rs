@@ -3,6 +3,7 @@
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
 use super::bound::Relaxation;
+use super::on_line::OnSeekLine;
 use crate::atsp::{sparse_assignment_within, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
 use crate::stop::Stop;
@@ -110,6 +111,29 @@ impl<'a> Problem<'a> {
             },
             relaxation: OnceLock::new(),
         })
+    }
+
+    /// The model's seek line, the head's block and each request's (start,
+    /// end) blocks, when the costs lie on a [`crate::model::SeekLine`] and
+    /// the schedule may end anywhere ([`super::on_line`] orders these exactly).
+    pub(crate) fn on_seek_line(&self) -> Option<OnSeekLine> {
+        match &self.source {
+            Source::Tape {
+                model,
+                requests,
+                ends,
+                start,
+                end: None,
+            } if !requests.is_empty() => {
+                let reads = requests.iter().zip(ends).map(|(r, e)| (r.start.0, e.0));
+                Some(OnSeekLine {
+                    line: model.seek_line()?,
+                    head: start.0,
+                    reads: reads.collect(),
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Number of requests to order.

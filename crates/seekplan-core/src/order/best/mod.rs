@@ -34,7 +34,7 @@ use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
 use super::watch::Watch;
 use super::{
-    bound, cta_sltf, fifo, mpscan, opt, read, scan, sltf, sort, Head, Options, Problem,
+    bound, cta_sltf, fifo, mpscan, on_line, opt, read, scan, sltf, sort, Head, Options, Problem,
     SearchReport,
 };
 use crate::{Moves, Result, Schedule};
@@ -144,13 +144,30 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
                 sltf::plan_with(&d)
             })
         });
-        watch.phase("bound");
-        if let Some(r) = problem.relaxation_until(&stop) {
-            watch.bound(r.total - reads);
+        if let Some(on) = problem.on_seek_line() {
+            // Costs along a line: the exact orders and their bound first.
+            watch.phase("line");
+            let (orders, bound) = on_line::plan(&on);
+            watch.bound(bound);
+            for order in orders {
+                let found = Schedule::evaluate(problem, order, Moves::Locate)?;
+                watch.offer(found.total_s - reads);
+                candidates.push((found.order, Moves::Locate));
+            }
         }
-        watch.phase("neighbours");
-        match Neighbours::until(&d, &stop) {
-            Some(near) => {
+        if !watch.done() {
+            watch.phase("bound");
+            if let Some(r) = problem.relaxation_until(&stop) {
+                watch.bound(r.total - reads);
+            }
+        }
+        match (!watch.reached()).then(|| {
+            watch.phase("neighbours");
+            Neighbours::until(&d, &stop)
+        }) {
+            // The line's order met its bound: nothing to search.
+            None => {}
+            Some(Some(near)) => {
                 proven = search::search(
                     problem,
                     &d,
@@ -163,7 +180,9 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             }
             // Out of time before the search could start: SLTF's order, so
             // the result is never worse than it.
-            None => candidates.push((sltf.unwrap_or_else(|| sltf::plan_with(&d)), Moves::Locate)),
+            Some(None) => {
+                candidates.push((sltf.unwrap_or_else(|| sltf::plan_with(&d)), Moves::Locate))
+            }
         }
     }
     if !problem.is_matrix() {
@@ -189,7 +208,13 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         }
     }
     let best = best.expect("at least one candidate");
-    let bound = watch.positioning_bound().map(|b| b + reads);
+    // The bound holds for locate orders; streaming through the batch can
+    // position for less (a helical tape's dense batches), and then it says
+    // nothing about the schedule returned.
+    let bound = watch
+        .positioning_bound()
+        .map(|b| b + reads)
+        .filter(|&b| best.moves == Moves::Locate || best.total_s >= b);
     let report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
     Ok(Found {
         schedule: best,
