@@ -354,6 +354,26 @@ def test_a_small_matrix_order_imports_neither_numpy_nor_pydantic_nor_rich(tmp_pa
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
 
 
+def test_seek_costs_on_a_helical_drive_give_the_exact_order_along_the_tape(cli, tmp_path):
+    """`--cost seek` times locates as the drive's seeks alone: on a helical
+    drive without a short-seek line `best` then orders exactly along the tape
+    and proves it (its line phase); the drive's own costs read through short
+    gaps and time the same order for no more; an unknown cost names the three."""
+    rows = [f"r{i},{(i * 7919) % 36_000},{2_000_000 + i * 10_000}" for i in range(80)]
+    csv = tmp_path / "helical.csv"
+    csv.write_text("id,block,size\n" + "\n".join(rows) + "\n")
+    r = cli("order", csv, "--drive", "ampex-dst310", "--cost", "seek", "--start", "18000", "--json")
+    assert r.exit_code == 0, r.output
+    seek = json.loads(r.stdout)
+    assert "line" in seek["phases_cpu_s"] and seek["stopped_because"] == "optimal"
+    assert seek["total_s"] == pytest.approx(seek["lower_bound_s"], rel=1e-9)
+    r = cli("order", csv, "--drive", "ampex-dst310", "--start", "18000", "--json")
+    drive = json.loads(r.stdout)
+    assert "line" not in drive["phases_cpu_s"] and drive["total_s"] <= seek["total_s"] + 1e-6
+    r = cli("order", csv, "--drive", "ampex-dst310", "--cost", "sweep")
+    assert r.exit_code == 2 and "drive, seek, cta" in r.output
+
+
 def test_a_command_runs_from_an_app_of_that_command_alone_with_the_same_help():
     """`main` builds only the command it runs (typer builds every command's
     parameters first); its help and errors are the whole app's."""

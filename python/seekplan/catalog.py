@@ -362,9 +362,12 @@ def drive_entry(name: str, devices: str | Path | None = None) -> DriveEntry:
     return drives[name]
 
 
-#: Who times a locate: the drive's own model, or CERN CTA's published cost
-#: heuristic on the same LTO tape (so a CTA site compares on CTA's terms).
-COSTS = ("drive", "cta")
+#: Who times a locate: the drive's own model (reading through a short gap
+#: where that is quicker than seeking past it), its seeks alone (host
+#: software that never reads through, as a seek measurement times them), or
+#: CERN CTA's published cost heuristic on the same LTO tape (so a CTA site
+#: compares on CTA's terms).
+COSTS = ("drive", "seek", "cta")
 
 
 def _check_layout(track_starts: Any, capacity: Any) -> None:
@@ -402,7 +405,8 @@ def make_drive(
 ) -> Any:
     """A cost model for drive ``name`` with a nominal or a given tape layout;
     ``cost="cta"`` times its locates by CTA's heuristic (LTO drives only);
-    ``read_through=False`` gives the drive as a seek measurement sees it."""
+    ``cost="seek"`` or ``read_through=False`` gives the drive as a seek
+    measurement sees it."""
     if not isinstance(name, str):
         raise ArgumentError(f"drive: expected a drive's name, got {quote(name)}")
     require_bool(read_through, "read_through")
@@ -426,7 +430,7 @@ def make_drive(
         # An LTO tape's layout is its end-of-wrap list (passed where a
         # serpentine tape passes its track starts); its last entry fixes the capacity.
         spec = json.dumps({"model": entry.model, "params": entry.typed_params().model_dump()})
-        return _core.Drive.catalog(spec, track_starts, capacity, read_through)
+        return _core.Drive.catalog(spec, track_starts, capacity, read_through and cost != "seek")
     except ValueError as e:
         raise SeekplanError(f"drive {name!r}: {e}") from e
 

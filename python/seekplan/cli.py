@@ -247,7 +247,10 @@ def order_cmd(
     ] = None,
     cost: Annotated[
         str,
-        typer.Option(help="Who times a locate: 'drive' (its model) or 'cta' (CTA's heuristic)"),
+        typer.Option(
+            help="Who times a locate: 'drive' (its model), 'seek' (its seeks alone, never "
+            "reading through a short gap) or 'cta' (CTA's heuristic)"
+        ),
     ] = "drive",
 ) -> None:
     """Order a batch of reads on one tape (or the nodes of a cost matrix)."""

@@ -265,8 +265,10 @@ def order(
     (a fraction; 0: proven optimal) of its lower bound, and calls ``progress`` now and
     then with (phase, best total, bound, elapsed seconds). ``bound``
     computes the lower bound and gap (off to time an algorithm alone).
-    ``cost="cta"`` orders and times every move by CERN CTA's published cost
-    heuristic instead of the drive's model (LTO drives).
+    ``cost="seek"`` times every locate as the drive's seek alone (host software
+    that never reads through a short gap; on a helical drive `best`'s order is
+    then exact along the tape). ``cost="cta"`` orders and times every move by
+    CERN CTA's published cost heuristic instead of the drive's model (LTO drives).
     """
     from seekplan.catalog import make_drive
 
