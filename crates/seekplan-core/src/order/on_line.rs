@@ -25,8 +25,18 @@
 //! read ending (or the head) at that block.
 
 use super::bound::rounded_down;
-
 use crate::model::SeekLine;
+
+/// Union-find steps the search over end places may take (each end tried
+/// costs one pass over the places): enough to try every end of batches up
+/// to a few thousand reads; beyond, the ends with the least crossing are
+/// tried and the bound is the least total any end can still reach.
+const JOIN_WORK: usize = 20_000_000;
+
+/// Steps of the Euler walk allowed per place and read: reads that pile up
+/// (every read covering most of the tape) would need a walk of reads ×
+/// places steps; past this the line is left to the search.
+const WALK_PER_PLACE: u64 = 16;
 
 /// Reads on a tape whose locates lie on a [`SeekLine`], as
 /// [`super::Problem::on_seek_line`] gives them.
@@ -39,33 +49,51 @@ pub(crate) struct OnSeekLine {
     pub reads: Vec<(u64, u64)>,
 }
 
-/// The shortest-travel order of reads on a line and its travel.
+/// A short-travel order of reads on a line, and the least travel of any.
 #[derive(Debug)]
 pub(crate) struct LineOrder {
     /// The reads, by index, in the order to take them.
     pub order: Vec<usize>,
-    /// Blocks the head travels between reads (from the head to the first).
-    pub travel: u64,
+    /// No order travels less (the blocks `order` travels, but on the
+    /// largest batches, where not every end was tried).
+    pub least: u64,
 }
 
 /// The locate order of least travel for reads `(start, end)` (blocks,
 /// `start <= end`, read forward) from the head at block `head`, ending
-/// wherever the last read ends.
-pub(crate) fn shortest(head: u64, reads: &[(u64, u64)]) -> LineOrder {
+/// wherever the last read ends; `None` when reads pile up so that its walk
+/// would be too long (see [`WALK_PER_PLACE`]).
+pub(crate) fn shortest(head: u64, reads: &[(u64, u64)]) -> Option<LineOrder> {
+    let places = reads.len() * 2 + 1;
+    shortest_trying(head, reads, (JOIN_WORK / places).max(8))
+}
+
+/// [`shortest`], trying at most `tries` end places.
+fn shortest_trying(head: u64, reads: &[(u64, u64)], tries: usize) -> Option<LineOrder> {
     let line = Places::new(head, reads);
+    let places = line.length.len() as u64 + 1;
+    let covered: u64 = line.cover.iter().sum();
+    if covered > WALK_PER_PLACE * (places + reads.len() as u64) {
+        return None;
+    }
     // The least travel of each end place, tried from the least crossing
     // cost up; once that alone reaches the best total, no later end can win.
     let crossing = line.crossings();
-    let mut tried: Vec<(u64, usize)> = line
+    let mut ends: Vec<(u64, usize)> = line
         .end_places()
         .into_iter()
         .map(|t| (crossing(t), t))
         .collect();
-    tried.sort_unstable();
+    ends.sort_unstable();
     let by_length = line.gaps_by_length();
     let mut best: Option<(u64, usize, Vec<bool>)> = None;
-    for (cross, t) in tried {
+    let mut least = None;
+    for (k, &(cross, t)) in ends.iter().enumerate() {
         if best.as_ref().is_some_and(|b| cross >= b.0) {
+            break;
+        }
+        if k == tries {
+            least = Some(cross);
             break;
         }
         let (join, joined) = line.joins(t, &by_length);
@@ -74,10 +102,15 @@ pub(crate) fn shortest(head: u64, reads: &[(u64, u64)]) -> LineOrder {
             best = Some((total, t, joined));
         }
     }
-    let (travel, t, joined) = best.expect("a read ends somewhere");
+    let (total, t, joined) = best.expect("a read ends somewhere");
     let order = line.euler_order(t, &joined);
-    debug_assert_eq!(travel_of(head, reads, &order), travel);
-    LineOrder { order, travel }
+    // The walk to `t` may go on past the last read's end; every end tried,
+    // the order travels exactly `total`.
+    debug_assert!(travel_of(head, reads, &order) <= total);
+    Some(LineOrder {
+        order,
+        least: least.map_or(total, |l| l.min(total)),
+    })
 }
 
 /// Blocks the head travels taking `reads` in `order` from `head`.
@@ -121,14 +154,14 @@ pub(crate) fn free_locates(head: u64, reads: &[(u64, u64)]) -> usize {
 /// the chains such reads form. An order is optimal when its positioning
 /// meets the bound (the first always is when no read starts where another
 /// read or the head ends; else, often, the second).
-pub(crate) fn plan(on: &OnSeekLine) -> (Vec<Vec<usize>>, f64) {
+pub(crate) fn plan(on: &OnSeekLine) -> Option<(Vec<Vec<usize>>, f64)> {
     let (line, head, reads) = (on.line, on.head, on.reads.as_slice());
-    let found = shortest(head, reads);
+    let found = shortest(head, reads)?;
     let moving = reads.len() - free_locates(head, reads);
-    let bound = line.startup_s * moving as f64 + line.per_block_s * found.travel as f64;
+    let bound = line.startup_s * moving as f64 + line.per_block_s * found.least as f64;
     let mut orders = vec![found.order];
     orders.extend(chained(head, reads));
-    (orders, rounded_down(bound))
+    Some((orders, rounded_down(bound)))
 }
 
 /// The least-travel order of the chains that reads starting where another
@@ -181,7 +214,7 @@ fn chained(head: u64, reads: &[(u64, u64)]) -> Option<Vec<usize>> {
             .iter()
             .map(|c| (reads[c[0]].0, reads[c[c.len() - 1]].1))
             .collect();
-        for k in shortest(from, &spans).order {
+        for k in shortest(from, &spans)?.order {
             order.extend(&chains[k]);
         }
     }
@@ -432,6 +465,24 @@ mod tests {
         best
     }
 
+    /// Reads as (start, end) from (start, length).
+    fn spans(raw: &[(u64, u64)]) -> Vec<(u64, u64)> {
+        raw.iter().map(|&(s, len)| (s, s + len)).collect()
+    }
+
+    /// The locates of `order` onto the block the head is on.
+    fn free_in(head: u64, reads: &[(u64, u64)], order: &[usize]) -> usize {
+        let mut at = head;
+        order
+            .iter()
+            .filter(|&&i| {
+                let free = at == reads[i].0;
+                at = reads[i].1;
+                free
+            })
+            .count()
+    }
+
     fn is_permutation(order: &[usize], n: usize) -> bool {
         let mut seen = vec![false; n];
         order.len() == n
@@ -506,8 +557,8 @@ mod tests {
     #[test]
     fn a_read_behind_the_head_is_taken_on_the_way_back() {
         // Reads [0,3] and [1,2], head at 0: read [0,3], back to 1, read [1,2].
-        let found = shortest(0, &[(0, 3), (1, 2)]);
-        assert_eq!(found.travel, 2);
+        let found = shortest(0, &[(0, 3), (1, 2)]).unwrap();
+        assert_eq!(found.least, 2);
         assert_eq!(found.order, vec![0, 1]);
     }
 
@@ -520,11 +571,25 @@ mod tests {
             head in 0u64..30,
             reads in prop::collection::vec((0u64..30, 1u64..12), 1..7),
         ) {
-            let reads: Vec<(u64, u64)> = reads.iter().map(|&(s, len)| (s, s + len)).collect();
-            let found = shortest(head, &reads);
+            let reads = spans(&reads);
+            let found = shortest(head, &reads).unwrap();
             prop_assert!(is_permutation(&found.order, reads.len()));
-            prop_assert_eq!(travel_of(head, &reads, &found.order), found.travel);
-            prop_assert_eq!(found.travel, brute_force(head, &reads));
+            prop_assert_eq!(travel_of(head, &reads, &found.order), found.least);
+            prop_assert_eq!(found.least, brute_force(head, &reads));
+        }
+
+        /// Trying one end only, the least travel stays a bound on every
+        /// order's and the order travels no less than it.
+        #[test]
+        fn a_search_cut_short_still_bounds_the_travel(
+            head in 0u64..30,
+            reads in prop::collection::vec((0u64..30, 1u64..12), 1..7),
+        ) {
+            let reads = spans(&reads);
+            let found = shortest_trying(head, &reads, 1).unwrap();
+            prop_assert!(is_permutation(&found.order, reads.len()));
+            prop_assert!(found.least <= brute_force(head, &reads));
+            prop_assert!(travel_of(head, &reads, &found.order) >= found.least);
         }
 
         /// On larger lines the order found travels exactly the least
@@ -534,22 +599,23 @@ mod tests {
             head in 0u64..40_000,
             reads in prop::collection::vec((0u64..40_000, 1u64..80), 1..200),
         ) {
-            let reads: Vec<(u64, u64)> = reads.iter().map(|&(s, len)| (s, s + len)).collect();
-            let found = shortest(head, &reads);
+            let reads = spans(&reads);
+            let found = shortest(head, &reads).unwrap();
             prop_assert!(is_permutation(&found.order, reads.len()));
-            prop_assert_eq!(travel_of(head, &reads, &found.order), found.travel);
+            prop_assert_eq!(travel_of(head, &reads, &found.order), found.least);
         }
 
-        /// The chained order takes every read once, and locates for free
-        /// at least as often as the chains promise.
+        /// The chained order takes every read once and has as many free
+        /// locates as any order can.
         #[test]
         fn chained_orders_read_every_read_once(
             head in 0u64..20,
             reads in prop::collection::vec((0u64..20, 1u64..5), 1..30),
         ) {
-            let reads: Vec<(u64, u64)> = reads.iter().map(|&(s, len)| (s, s + len)).collect();
+            let reads = spans(&reads);
             if let Some(order) = chained(head, &reads) {
                 prop_assert!(is_permutation(&order, reads.len()));
+                prop_assert_eq!(free_in(head, &reads, &order), free_locates(head, &reads));
             }
         }
 
@@ -559,16 +625,13 @@ mod tests {
             head in 0u64..8,
             reads in prop::collection::vec((0u64..8, 1u64..4), 1..6),
         ) {
-            let reads: Vec<(u64, u64)> = reads.iter().map(|&(s, len)| (s, s + len)).collect();
+            let reads = spans(&reads);
             let limit = free_locates(head, &reads);
             let n = reads.len();
             let mut order: Vec<usize> = (0..n).collect();
             // Every order of up to 5 reads, by Heap's algorithm.
             let mut c = vec![0; n];
-            let free = |order: &[usize]| {
-                let mut at = head;
-                order.iter().filter(|&&i| { let f = at == reads[i].0; at = reads[i].1; f }).count()
-            };
+            let free = |order: &[usize]| free_in(head, &reads, order);
             prop_assert!(free(&order) <= limit);
             let mut k = 0;
             while k < n {

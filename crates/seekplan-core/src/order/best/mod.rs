@@ -144,10 +144,12 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
                 sltf::plan_with(&d)
             })
         });
-        if let Some(on) = problem.on_seek_line() {
-            // Costs along a line: the exact orders and their bound first.
+        // Costs along a line: the exact orders and their bound first.
+        let line = problem.on_seek_line();
+        if line.is_some() {
             watch.phase("line");
-            let (orders, bound) = on_line::plan(&on);
+        }
+        if let Some((orders, bound)) = line.as_ref().and_then(on_line::plan) {
             watch.bound(bound);
             for order in orders {
                 let found = Schedule::evaluate(problem, order, Moves::Locate)?;
