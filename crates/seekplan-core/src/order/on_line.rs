@@ -555,6 +555,14 @@ mod tests {
     }
 
     #[test]
+    fn reads_piled_over_the_whole_tape_are_left_to_the_search() {
+        let piled: Vec<(u64, u64)> = (0..200).map(|i| (i, 1_000 + i)).collect();
+        assert!(shortest(0, &piled).is_none());
+        let apart: Vec<(u64, u64)> = (0..200).map(|i| (10 * i, 10 * i + 5)).collect();
+        assert!(shortest(0, &apart).is_some());
+    }
+
+    #[test]
     fn a_read_behind_the_head_is_taken_on_the_way_back() {
         // Reads [0,3] and [1,2], head at 0: read [0,3], back to 1, read [1,2].
         let found = shortest(0, &[(0, 3), (1, 2)]).unwrap();
