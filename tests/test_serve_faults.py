@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,38 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
         with svc.sched.lock:
             assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
     assert set(reads(tmp_path / "buffer")) == set(paths[1:])
+
+
+def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_path, catalog):
+    """While a drive waits to try a refused write again it holds no lock a
+    stage request needs: the request is answered at once, and both
+    requests end with every file read."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, str(tmp_path / "w.db"), catalog)
+    real = svc.store.transition
+    refusing = [True]  # emptied when the database answers again
+
+    def flaky(changes, now, pin=None):
+        if changes[0][3] == "COMPLETED" and refusing:
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
+        return real(changes, now, pin)
+
+    svc.store.transition = flaky
+    with TestClient(app) as c:
+        first = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths[:4]]})
+        deadline = time.monotonic() + 30
+        while svc.stats.db_write_failures._value.get() < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert svc.stats.db_write_failures._value.get() >= 2  # a drive is waiting
+        # The database answers again after 3 s whatever happens, so that a
+        # request stuck behind the drive shows as slow rather than hanging.
+        threading.Timer(3.0, refusing.clear).start()
+        t0 = time.monotonic()
+        second = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths[4:8]]})
+        assert second.status_code == 201 and time.monotonic() - t0 < 1.0
+        for r in (first, second):
+            files = wait_done(c, r.json()["requestId"])["files"]
+            assert all(f["state"] == "COMPLETED" for f in files)
 
 
 def test_an_exception_escaping_a_read_fails_the_file_not_the_drive(tmp_path, catalog):

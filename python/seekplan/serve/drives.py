@@ -286,10 +286,12 @@ class Drives:
     ) -> None:
         """``store.transition(changes)``, tried again while the database
         fails (drive ``d``'s status says so meanwhile) until it answers or
-        the service stops; the caller holds the store's lock, so no other
-        move overtakes it. A retry is safe: a failed transaction moved
-        nothing, and the move is made where a file is still in its old
-        state only."""
+        the service stops. The caller holds the store's lock once; it is
+        let go while the drive waits to try again, so that a stage request
+        meanwhile gets its own answer (its 503) rather than waiting for the
+        database behind the drive. A retry is safe: a failed transaction
+        moved nothing, and a move is made only where a file is still in its
+        old state (a cancel that came first wins)."""
         wait = DB_RETRY_FIRST_S
         while True:
             try:
@@ -304,8 +306,12 @@ class Drives:
                 if d is not None:
                     with self.sched.lock:
                         self.sched.drives[d].activity = f"database failing: {problem}"
-                with self.clock.idle():
-                    self.clock.stop.wait(wait)
+                self.store.wlock.release()
+                try:
+                    with self.clock.idle():
+                        self.clock.stop.wait(wait)
+                finally:
+                    self.store.wlock.acquire()
                 wait = min(2 * wait, DB_RETRY_MAX_S)
 
     # ---- reads -------------------------------------------------------------------
