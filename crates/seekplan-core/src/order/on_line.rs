@@ -38,6 +38,10 @@ const JOIN_WORK: usize = 20_000_000;
 /// places steps; past this the line is left to the search.
 const WALK_PER_PLACE: u64 = 16;
 
+/// Blocks travelled, summed: wide enough for any tape's blocks times any
+/// number of crossings.
+pub(crate) type Travel = u128;
+
 /// Reads on a tape whose locates lie on a [`SeekLine`], as
 /// [`super::Problem::on_seek_line`] gives them.
 pub(crate) struct OnSeekLine {
@@ -56,7 +60,7 @@ pub(crate) struct LineOrder {
     pub order: Vec<usize>,
     /// No order travels less (the blocks `order` travels, but on the
     /// largest batches, where not every end was tried).
-    pub least: u64,
+    pub least: Travel,
 }
 
 /// The locate order of least travel for reads `(start, end)` (blocks,
@@ -79,14 +83,14 @@ fn shortest_trying(head: u64, reads: &[(u64, u64)], tries: usize) -> Option<Line
     // The least travel of each end place, tried from the least crossing
     // cost up; once that alone reaches the best total, no later end can win.
     let crossing = line.crossings();
-    let mut ends: Vec<(u64, usize)> = line
+    let mut ends: Vec<(Travel, usize)> = line
         .end_places()
         .into_iter()
         .map(|t| (crossing(t), t))
         .collect();
     ends.sort_unstable();
     let by_length = line.gaps_by_length();
-    let mut best: Option<(u64, usize, Vec<bool>)> = None;
+    let mut best: Option<(Travel, usize, Vec<bool>)> = None;
     let mut least = None;
     for (k, &(cross, t)) in ends.iter().enumerate() {
         if best.as_ref().is_some_and(|b| cross >= b.0) {
@@ -114,11 +118,11 @@ fn shortest_trying(head: u64, reads: &[(u64, u64)], tries: usize) -> Option<Line
 }
 
 /// Blocks the head travels taking `reads` in `order` from `head`.
-pub(crate) fn travel_of(head: u64, reads: &[(u64, u64)], order: &[usize]) -> u64 {
+pub(crate) fn travel_of(head: u64, reads: &[(u64, u64)], order: &[usize]) -> Travel {
     let mut at = head;
     let mut total = 0;
     for &i in order {
-        total += at.abs_diff(reads[i].0);
+        total += Travel::from(at.abs_diff(reads[i].0));
         at = reads[i].1;
     }
     total
@@ -298,28 +302,23 @@ impl Places {
     /// one crossing of a covered gap (one more of a bare one) between the
     /// head and a later `t`, one more of each gap between an earlier `t`
     /// and the head.
-    fn crossings(&self) -> impl Fn(usize) -> u64 + '_ {
-        let base: u64 = self
+    fn crossings(&self) -> impl Fn(usize) -> Travel + '_ {
+        let base: Travel = self
             .length
             .iter()
             .zip(&self.cover)
-            .map(|(l, c)| l * c)
+            .map(|(&l, &c)| Travel::from(l) * Travel::from(c))
             .sum();
-        let mut ahead = vec![0i64; self.length.len() + 1];
-        let mut behind = vec![0u64; self.length.len() + 1];
+        let mut ahead = vec![0i128; self.length.len() + 1];
+        let mut behind = vec![0; self.length.len() + 1];
         for g in 0..self.length.len() {
-            let l = self.length[g];
-            let step = if self.cover[g] == 0 {
-                l as i64
-            } else {
-                -(l as i64)
-            };
-            ahead[g + 1] = ahead[g] + step;
-            behind[g + 1] = behind[g] + l;
+            let l = i128::from(self.length[g]);
+            ahead[g + 1] = ahead[g] + if self.cover[g] == 0 { l } else { -l };
+            behind[g + 1] = behind[g] + Travel::from(self.length[g]);
         }
         move |t| {
             if t >= self.head {
-                (base as i64 + ahead[t] - ahead[self.head]) as u64
+                (base as i128 + ahead[t] - ahead[self.head]) as Travel
             } else {
                 base + behind[self.head] - behind[t]
             }
@@ -335,7 +334,7 @@ impl Places {
 
     /// The blocks of the cheapest gaps that, each crossed there and back,
     /// join every place for a walk ending at `t`, and which gaps they are.
-    fn joins(&self, t: usize, by_length: &[usize]) -> (u64, Vec<bool>) {
+    fn joins(&self, t: usize, by_length: &[usize]) -> (Travel, Vec<bool>) {
         let mut parts = Parts::new(self.length.len() + 1);
         for &(s, e) in &self.reads {
             parts.join(s, e);
@@ -350,7 +349,7 @@ impl Places {
         for &g in by_length {
             if self.extra(g, t) == 0 && parts.join(g, g + 1) {
                 joined[g] = true;
-                blocks += self.length[g];
+                blocks += Travel::from(self.length[g]);
             }
         }
         (blocks, joined)
@@ -437,8 +436,14 @@ mod tests {
     use proptest::prelude::*;
 
     /// The least travel over every order, by trying them all.
-    fn brute_force(head: u64, reads: &[(u64, u64)]) -> u64 {
-        fn go(at: u64, reads: &[(u64, u64)], left: &mut Vec<usize>, so_far: u64, best: &mut u64) {
+    fn brute_force(head: u64, reads: &[(u64, u64)]) -> Travel {
+        fn go(
+            at: u64,
+            reads: &[(u64, u64)],
+            left: &mut Vec<usize>,
+            so_far: Travel,
+            best: &mut Travel,
+        ) {
             if so_far >= *best {
                 return;
             }
@@ -448,19 +453,14 @@ mod tests {
             }
             for k in 0..left.len() {
                 let i = left.swap_remove(k);
-                go(
-                    reads[i].1,
-                    reads,
-                    left,
-                    so_far + at.abs_diff(reads[i].0),
-                    best,
-                );
+                let hop = Travel::from(at.abs_diff(reads[i].0));
+                go(reads[i].1, reads, left, so_far + hop, best);
                 left.push(i);
                 let last = left.len() - 1;
                 left.swap(k, last);
             }
         }
-        let mut best = u64::MAX;
+        let mut best = Travel::MAX;
         go(head, reads, &mut (0..reads.len()).collect(), 0, &mut best);
         best
     }
@@ -551,6 +551,22 @@ mod tests {
             }
             let best = order_tape(&short, requests, head, None, Algorithm::Best).unwrap();
             assert!(!best.search.unwrap().phases.iter().any(|p| p.0 == "line"));
+        }
+    }
+
+    #[test]
+    fn blocks_near_the_end_of_the_widest_tape_do_not_overflow() {
+        let top = u64::MAX;
+        let reads = [
+            (top - 1, top),
+            (0, 1),
+            (top / 2, top / 2 + 1),
+            (top / 4, top / 4 + 1),
+        ];
+        for head in [0, top / 3, top] {
+            let found = shortest(head, &reads).unwrap();
+            assert_eq!(travel_of(head, &reads, &found.order), found.least);
+            assert_eq!(found.least, brute_force(head, &reads));
         }
     }
 
