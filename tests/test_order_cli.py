@@ -358,7 +358,9 @@ def test_seek_costs_on_a_helical_drive_give_the_exact_order_along_the_tape(cli, 
     """`--cost seek` times locates as the drive's seeks alone: on a helical
     drive without a short-seek line `best` then orders exactly along the tape
     and proves it (its line phase); the drive's own costs read through short
-    gaps and time the same order for no more; an unknown cost names the three."""
+    gaps and time the same order for no more; where streaming through the
+    batch beats every locate order `best` returns it at once, saying so; an
+    unknown cost names the three."""
     rows = [f"r{i},{(i * 7919) % 36_000},{2_000_000 + i * 10_000}" for i in range(80)]
     csv = tmp_path / "helical.csv"
     csv.write_text("id,block,size\n" + "\n".join(rows) + "\n")
@@ -372,6 +374,15 @@ def test_seek_costs_on_a_helical_drive_give_the_exact_order_along_the_tape(cli, 
     assert "line" not in drive["phases_cpu_s"] and drive["total_s"] <= seek["total_s"] + 1e-6
     r = cli("order", csv, "--drive", "ampex-dst310", "--cost", "sweep")
     assert r.exit_code == 2 and "drive, seek, cta" in r.output
+    # Files close together: streaming past the gaps beats every locate
+    # order, which the line's bound shows; `best` says so and stops.
+    dense = tmp_path / "dense.csv"
+    rows = [f"d{i},{i * 30},{1_000_000}" for i in range(300)]
+    dense.write_text("id,block,size\n" + "\n".join(rows) + "\n")
+    r = cli("order", dense, "--drive", "ampex-dst310", "--cost", "seek", "--json")
+    streamed = json.loads(r.stdout)
+    assert streamed["stopped_because"] == "streaming" and streamed["moves"] == "read-through"
+    assert "kicks" not in streamed["phases_cpu_s"]
 
 
 def test_a_command_runs_from_an_app_of_that_command_alone_with_the_same_help():

@@ -40,6 +40,10 @@ pub enum StopReason {
     Budget,
     /// The caller's progress callback asked to stop (e.g. on Ctrl-C).
     Cancelled,
+    /// Streaming through the batch positions for no more than the lower
+    /// bound on every locate order, so no locate order can beat it (a tape
+    /// timed by its seeks alone, where reading through is not a locate).
+    Streaming,
 }
 
 impl StopReason {
@@ -51,6 +55,7 @@ impl StopReason {
             StopReason::Time => "time",
             StopReason::Budget => "budget",
             StopReason::Cancelled => "cancelled",
+            StopReason::Streaming => "streaming",
         }
     }
 }

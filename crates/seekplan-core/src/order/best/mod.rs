@@ -32,7 +32,7 @@ mod search;
 use super::dense::{Dense, MATRIX_LIMIT};
 use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
-use super::watch::Watch;
+use super::watch::{StopReason, Watch};
 use super::{
     bound, cta_sltf, fifo, mpscan, on_line, opt, read, scan, sltf, sort, Head, Options, Problem,
     SearchReport,
@@ -127,6 +127,14 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
     let geometric = problem.head_physical(Head::Start).is_some();
     let mut candidates: Vec<(Vec<usize>, Moves)> = Vec::new();
     let mut proven = n <= opt::OPT_LIMIT;
+    // Streaming through the whole batch: on a tape whose locates always
+    // seek (a helical drive as a seek measurement sees it) it positions
+    // for 6-43 % less than the best locate order on 7 of 9 batches of
+    // 1,000 files (`bench_streaming.py`, 2026-11-29).
+    let streaming = (!problem.is_matrix())
+        .then(|| Schedule::evaluate(problem, read::plan(problem), Moves::ReadThrough))
+        .transpose()?;
+    let mut streams_past = false;
     if n <= opt::OPT_LIMIT {
         watch.phase("exact");
         candidates.push((opt::plan(problem)?, Moves::Locate));
@@ -157,17 +165,26 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
                 candidates.push((found.order, Moves::Locate));
             }
         }
-        if !watch.done() {
+        // Where a locate never reads through, streaming through the batch
+        // can position for less than any locate order: the bound says when.
+        let streams_below = |watch: &Watch| {
+            let bound = watch.positioning_bound();
+            bound.is_some_and(|b| streaming.as_ref().is_some_and(|s| s.total_s - reads <= b))
+        };
+        streams_past = streams_below(&watch);
+        if !watch.done() && !streams_past {
             watch.phase("bound");
             if let Some(r) = problem.relaxation_until(&stop) {
                 watch.bound(r.total - reads);
             }
+            streams_past = streams_below(&watch);
         }
-        match (!watch.reached()).then(|| {
+        match (!watch.reached() && !streams_past).then(|| {
             watch.phase("neighbours");
             Neighbours::until(&d, &stop)
         }) {
-            // The line's order met its bound: nothing to search.
+            // The line's order met its bound, or streaming beats every
+            // locate order: nothing to search.
             None => {}
             Some(Some(near)) => {
                 proven = search::search(
@@ -187,12 +204,8 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             }
         }
     }
-    if !problem.is_matrix() {
-        // Streaming through the whole batch: on a tape whose locates always
-        // seek (a helical drive as a seek measurement sees it) it positions
-        // for 6-43 % less than the best locate order on 7 of 9 batches of
-        // 1,000 files (`bench_streaming.py`, 2026-11-29).
-        candidates.push((read::plan(problem), Moves::ReadThrough));
+    if let Some(s) = streaming {
+        candidates.push((s.order, Moves::ReadThrough));
         candidates.push((sort::plan(problem), Moves::Locate));
     }
     if geometric {
@@ -217,7 +230,10 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         .positioning_bound()
         .map(|b| b + reads)
         .filter(|&b| best.moves == Moves::Locate || best.total_s >= b);
-    let report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
+    let mut report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
+    if streams_past {
+        report.stopped_because = StopReason::Streaming;
+    }
     Ok(Found {
         schedule: best,
         proven,
