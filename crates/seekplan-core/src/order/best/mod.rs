@@ -231,7 +231,8 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         .map(|b| b + reads)
         .filter(|&b| best.moves == Moves::Locate || best.total_s >= b);
     let mut report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
-    if streams_past {
+    // A stream that meets the bound is optimal, and says so.
+    if streams_past && report.stopped_because != StopReason::Optimal {
         report.stopped_because = StopReason::Streaming;
     }
     Ok(Found {
