@@ -1,4 +1,8 @@
 //! `best`: seekplan's strongest ordering. Small batches are solved exactly.
+//! Where every locate lies on a line ([`on_line`]) the exact order along it
+//! comes first with its bound, and where streaming through the batch
+//! positions for no more than the bound on every locate order, that stream
+//! is returned without a search (`StopReason::Streaming`).
 //! Larger ones go bound first: the lower bound ([`bound`]), the assignment's
 //! cycles patched into a tour (`patch`) and Or-opt on it, then, where
 //! that tour is within `search::NARROW_GAP` of the bound, branch and bound from
