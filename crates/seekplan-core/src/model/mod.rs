@@ -71,15 +71,10 @@ pub struct SeekLine {
 }
 
 impl SeekLine {
-    /// Seconds of a locate over `blocks` blocks, as the model computes it:
-    /// `startup_s + full_s * blocks / capacity` with `per_block_s = full_s /
-    /// capacity` differs from this in the last bits only.
-    pub fn locate(&self, blocks: u64) -> f64 {
-        if blocks == 0 {
-            0.0
-        } else {
-            self.startup_s + self.per_block_s * blocks as f64
-        }
+    /// Seconds of `moving` locates that travel `blocks` blocks in all (the
+    /// model's own sum of each locate differs in the last bits only).
+    pub fn least(&self, moving: usize, blocks: u128) -> f64 {
+        self.startup_s * moving as f64 + self.per_block_s * blocks as f64
     }
 }
 

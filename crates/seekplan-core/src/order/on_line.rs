@@ -132,28 +132,68 @@ pub(crate) fn travel_of(head: u64, reads: &[(u64, u64)], order: &[usize]) -> Tra
     total
 }
 
-/// At most how many locates of an order can be free: one onto a read's
-/// start from the head or a read's end at the same block, each start and
-/// each end used once.
-pub(crate) fn free_locates(head: u64, reads: &[(u64, u64)]) -> usize {
-    let mut starts: Vec<u64> = reads.iter().map(|r| r.0).collect();
-    let mut ends: Vec<u64> = reads.iter().map(|r| r.1).chain([head]).collect();
-    starts.sort_unstable();
-    ends.sort_unstable();
-    // Equal blocks matched pairwise, as in a merge.
-    let (mut i, mut j, mut free) = (0, 0, 0);
-    while i < starts.len() && j < ends.len() {
-        match starts[i].cmp(&ends[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                free += 1;
-                i += 1;
-                j += 1;
+/// Which read can follow which without a locate: a read starting on the
+/// block where the head or another read ends, matched one to one (equal
+/// blocks pairwise, as in a merge). No order has more free locates than
+/// there are links, and reading each chain of links through has them all.
+struct Links {
+    /// The read starting where the head is, if any.
+    first: Option<usize>,
+    /// The read linked after each read.
+    next: Vec<Option<usize>>,
+    /// Whether each read is linked after the head or another read.
+    follows: Vec<bool>,
+}
+
+impl Links {
+    fn new(head: u64, reads: &[(u64, u64)]) -> Self {
+        let n = reads.len();
+        let mut next: Vec<Option<usize>> = vec![None; n];
+        let mut follows = vec![false; n];
+        let mut by_start: Vec<usize> = (0..n).collect();
+        by_start.sort_unstable_by_key(|&i| (reads[i].0, i));
+        let first = by_start.iter().copied().find(|&j| reads[j].0 == head);
+        if let Some(j) = first {
+            follows[j] = true;
+        }
+        let mut by_end: Vec<usize> = (0..n).collect();
+        by_end.sort_unstable_by_key(|&i| (reads[i].1, i));
+        // A chain's blocks only grow, so it never closes on itself.
+        let (mut a, mut b) = (0, 0);
+        while a < n && b < n {
+            let (j, i) = (by_start[a], by_end[b]);
+            if follows[j] || reads[j].0 < reads[i].1 {
+                a += 1;
+            } else if reads[j].0 > reads[i].1 {
+                b += 1;
+            } else {
+                next[i] = Some(j);
+                follows[j] = true;
+                a += 1;
+                b += 1;
             }
         }
+        Links {
+            first,
+            next,
+            follows,
+        }
     }
-    free.min(reads.len())
+
+    /// At most how many locates of an order can be free.
+    fn count(&self) -> usize {
+        usize::from(self.first.is_some()) + self.next.iter().flatten().count()
+    }
+
+    /// The reads linked from `i` on, `i` first.
+    fn chain(&self, mut i: usize) -> Vec<usize> {
+        let mut out = vec![i];
+        while let Some(j) = self.next[i] {
+            out.push(j);
+            i = j;
+        }
+        out
+    }
 }
 
 /// Orders of the reads on a seek line and a lower bound on the positioning
@@ -163,60 +203,26 @@ pub(crate) fn free_locates(head: u64, reads: &[(u64, u64)]) -> usize {
 /// meets the bound (the first always is when no read starts where another
 /// read or the head ends; else, often, the second).
 pub(crate) fn plan(on: &OnSeekLine) -> Option<(Vec<Vec<usize>>, f64)> {
-    let (line, head, reads) = (on.line, on.head, on.reads.as_slice());
+    let (head, reads) = (on.head, on.reads.as_slice());
     let found = shortest(head, reads)?;
-    let moving = reads.len() - free_locates(head, reads);
-    let bound = line.startup_s * moving as f64 + line.per_block_s * found.least as f64;
+    let links = Links::new(head, reads);
+    let bound = on.line.least(reads.len() - links.count(), found.least);
     let mut orders = vec![found.order];
-    orders.extend(chained(head, reads));
+    if links.count() > 0 {
+        orders.extend(chained(head, reads, &links));
+    }
     Some((orders, rounded_down(bound)))
 }
 
-/// The least-travel order of the chains that reads starting where another
-/// read (or the head) ends form, each chain read through without a locate;
-/// `None` when no read starts there. A chain from the head is read first.
-fn chained(head: u64, reads: &[(u64, u64)]) -> Option<Vec<usize>> {
-    let n = reads.len();
-    let mut next: Vec<Option<usize>> = vec![None; n];
-    let mut follows = vec![false; n];
-    let mut by_start: Vec<usize> = (0..n).collect();
-    by_start.sort_unstable_by_key(|&i| (reads[i].0, i));
-    let first = by_start.iter().copied().find(|&j| reads[j].0 == head);
-    if let Some(j) = first {
-        follows[j] = true;
-    }
-    let mut by_end: Vec<usize> = (0..n).collect();
-    by_end.sort_unstable_by_key(|&i| (reads[i].1, i));
-    // Equal blocks matched pairwise, as in a merge (a chain's blocks only
-    // grow, so it never closes on itself).
-    let (mut a, mut b) = (0, 0);
-    while a < n && b < n {
-        let (j, i) = (by_start[a], by_end[b]);
-        if follows[j] || reads[j].0 < reads[i].1 {
-            a += 1;
-        } else if reads[j].0 > reads[i].1 {
-            b += 1;
-        } else {
-            next[i] = Some(j);
-            follows[j] = true;
-            a += 1;
-            b += 1;
-        }
-    }
-    if first.is_none() && next.iter().all(Option::is_none) {
-        return None;
-    }
-    let chain = |mut i: usize| {
-        let mut out = vec![i];
-        while let Some(j) = next[i] {
-            out.push(j);
-            i = j;
-        }
-        out
-    };
-    let mut order = first.map(chain).unwrap_or_default();
+/// The least-travel order of the chains of `links`, each chain read
+/// through without a locate, the chain from the head first.
+fn chained(head: u64, reads: &[(u64, u64)], links: &Links) -> Option<Vec<usize>> {
+    let mut order = links.first.map(|j| links.chain(j)).unwrap_or_default();
     let from = order.last().map_or(head, |&i| reads[i].1);
-    let chains: Vec<Vec<usize>> = (0..n).filter(|&i| !follows[i]).map(chain).collect();
+    let chains: Vec<Vec<usize>> = (0..reads.len())
+        .filter(|&i| !links.follows[i])
+        .map(|i| links.chain(i))
+        .collect();
     if !chains.is_empty() {
         let spans: Vec<(u64, u64)> = chains
             .iter()
@@ -677,20 +683,21 @@ mod tests {
             reads in prop::collection::vec((0u64..20, 1u64..5), 1..30),
         ) {
             let reads = spans(&reads);
-            if let Some(order) = chained(head, &reads) {
+            let links = Links::new(head, &reads);
+            if let Some(order) = chained(head, &reads, &links) {
                 prop_assert!(is_permutation(&order, reads.len()));
-                prop_assert_eq!(free_in(head, &reads, &order), free_locates(head, &reads));
+                prop_assert_eq!(free_in(head, &reads, &order), links.count());
             }
         }
 
         /// No order has more free locates than the bound allows.
         #[test]
-        fn free_locates_bound_every_order(
+        fn links_bound_every_orders_free_locates(
             head in 0u64..8,
             reads in prop::collection::vec((0u64..8, 1u64..4), 1..6),
         ) {
             let reads = spans(&reads);
-            let limit = free_locates(head, &reads);
+            let limit = Links::new(head, &reads).count();
             let n = reads.len();
             let mut order: Vec<usize> = (0..n).collect();
             // Every order of up to 5 reads, by Heap's algorithm.

@@ -223,13 +223,21 @@ impl Watch {
 
     /// The report on a run whose schedule totals `total` seconds (reads
     /// included), against the total lower bound `bound`; `proven`: an
-    /// exact search finished.
-    pub(crate) fn finish(mut self, total: f64, bound: Option<f64>, proven: bool) -> SearchReport {
+    /// exact search finished; `streamed`: the search stopped because
+    /// streaming beat the bound on every locate order.
+    pub(crate) fn finish(
+        mut self,
+        total: f64,
+        bound: Option<f64>,
+        proven: bool,
+        streamed: bool,
+    ) -> SearchReport {
         self.close_phase();
         let positioning = total - self.reads;
         let stopped_because = match bound {
             _ if proven => StopReason::Optimal,
             Some(b) if total <= b + ROUNDING * b.abs() => StopReason::Optimal,
+            _ if streamed => StopReason::Streaming,
             Some(b) if self.gap > 0.0 && self.within(positioning, b - self.reads) => {
                 StopReason::Gap
             }

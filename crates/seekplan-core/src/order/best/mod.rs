@@ -36,7 +36,7 @@ mod search;
 use super::dense::{Dense, MATRIX_LIMIT};
 use super::neighbours::Neighbours;
 use super::registry::{Orderer, Plan};
-use super::watch::{StopReason, Watch};
+use super::watch::Watch;
 use super::{
     bound, cta_sltf, fifo, mpscan, on_line, opt, read, scan, sltf, sort, Head, Options, Problem,
     SearchReport,
@@ -234,11 +234,12 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         .positioning_bound()
         .map(|b| b + reads)
         .filter(|&b| best.moves == Moves::Locate || best.total_s >= b);
-    let mut report = watch.finish(best.total_s, bound, proven && problem.is_matrix());
-    // A stream that meets the bound is optimal, and says so.
-    if streams_past && report.stopped_because != StopReason::Optimal {
-        report.stopped_because = StopReason::Streaming;
-    }
+    let report = watch.finish(
+        best.total_s,
+        bound,
+        proven && problem.is_matrix(),
+        streams_past,
+    );
     Ok(Found {
         schedule: best,
         proven,
