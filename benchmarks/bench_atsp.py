@@ -24,11 +24,13 @@ from seekplan.build import require_release_build
 ALGOS = ["patch", "bnb", "best"]
 
 
-def _lkh(matrix: np.ndarray) -> tuple[float, float]:
+def _lkh(matrix: np.ndarray, scale: float = 1.0) -> tuple[float, float]:
+    """LKH-3's tour (elkai) on ``matrix`` times ``scale`` rounded to integers,
+    as LKH-3 takes them; its cost on ``matrix`` itself and LKH-3's CPU."""
     import elkai
 
     t0 = time.process_time()
-    tour = elkai.DistanceMatrix(matrix.astype(int).tolist()).solve_tsp()
+    tour = elkai.DistanceMatrix(np.rint(matrix * scale).astype(int).tolist()).solve_tsp()
     cpu = time.process_time() - t0
     cycle = tour if tour[0] == tour[-1] else [*tour, tour[0]]
     return float(sum(matrix[a, b] for a, b in zip(cycle[:-1], cycle[1:], strict=True))), cpu

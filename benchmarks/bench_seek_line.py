@@ -21,23 +21,12 @@ import importlib.util
 import time
 
 import numpy as np
+from bench_atsp import _lkh
 from seek_matrices import PATTERNS, requests
 
 from seekplan import _core
 from seekplan.build import require_release_build
 from seekplan.catalog import measured_drive
-
-
-def _lkh_positioning(matrix: np.ndarray) -> tuple[float, float]:
-    """LKH-3's tour on ``matrix`` rounded to milliseconds, timed on ``matrix``."""
-    import elkai
-
-    millis = np.rint(matrix * 1000.0).astype(int)
-    t0 = time.process_time()
-    tour = elkai.DistanceMatrix(millis.tolist()).solve_tsp()
-    cpu = time.process_time() - t0
-    cycle = tour if tour[0] == tour[-1] else [*tour, tour[0]]
-    return float(sum(matrix[a, b] for a, b in zip(cycle[:-1], cycle[1:], strict=True))), cpu
 
 
 def main() -> None:
@@ -73,7 +62,7 @@ def main() -> None:
                     row += f"| {cpu:.3f} | {s['stopped_because']} | {gap} | {s['moves']} |"
                     if have_lkh and n <= args.lkh_max:
                         matrix = np.asarray(_core.locate_matrix(drive, blocks, sizes, start=head))
-                        lkh, lkh_cpu = _lkh_positioning(matrix)
+                        lkh, lkh_cpu = _lkh(matrix, scale=1000.0)  # milliseconds
                         totals["lkh"] += lkh_cpu
                         row += f" {lkh:.3f} | {lkh_cpu:.2f} | {s['position_s'] / lkh:.5f} |"
                     else:
