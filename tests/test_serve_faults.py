@@ -227,6 +227,58 @@ def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_pa
             assert all(f["state"] == "COMPLETED" for f in files)
 
 
+def test_a_service_stopping_while_a_drive_waits_for_the_database_reads_the_file_again(
+    tmp_path, catalog
+):
+    """The database refuses every COMPLETED write: the service still stops
+    promptly, the file is left STARTED, and a restart reads it again."""
+    paths = catalog[1][:4]
+    db = str(tmp_path / "s.db")
+    app, svc = make(tmp_path, db, catalog)
+    real = svc.store.transition
+
+    def refusing(changes, now, pin=None):
+        if changes[0][3] == "COMPLETED":
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
+        return real(changes, now, pin)
+
+    svc.store.transition = refusing
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        rid = rid.json()["requestId"]
+        deadline = time.monotonic() + 30
+        while svc.stats.db_write_failures._value.get() < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert svc.stats.db_write_failures._value.get() >= 1
+        t0 = time.monotonic()
+    assert time.monotonic() - t0 < 10  # the stop did not wait for the database
+    app, svc = make(tmp_path, db, catalog)
+    with TestClient(app) as c:
+        assert all(f["state"] == "COMPLETED" for f in wait_done(c, rid)["files"])
+
+
+def test_the_watchdog_outlives_an_exception(tmp_path, catalog):
+    """A bug in the watchdog's pass is logged and the next pass runs: a
+    hung read still ends FAILED at its deadline."""
+    paths = catalog[1][:4]
+    app, svc = make(tmp_path, str(tmp_path / "d.db"), catalog, inject={"files": {paths[2]: "hang"}})
+    real = svc.drives._end_overdue_reads
+    raised: list[bool] = []
+
+    def once():
+        if not raised:
+            raised.append(True)
+            raise KeyError("a bug")
+        return real()
+
+    svc.drives._end_overdue_reads = once
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert raised and "did not finish within" in files[paths[2]]["error"]
+        assert all(files[p]["state"] == "COMPLETED" for p in paths if p != paths[2])
+
+
 def test_an_exception_escaping_a_read_fails_the_file_not_the_drive(tmp_path, catalog):
     """A bug after a read (here: recording the copy raises) fails that file
     with the exception's text and frees its slot; the drive reads on."""
