@@ -135,7 +135,7 @@ def test_a_move_the_database_did_not_make_leaves_the_counts_alone(tmp_path, db_u
     with TestClient(app) as c:
         svc.pause(True)
         rid = c.post(f"{API}/stage", json={"files": [{"path": catalog[1][0]}]}).json()["requestId"]
-        fid = svc.store.open_files(0)[0][0]
+        fid = svc.store.open_files(0, svc.store.next_file_id)[0][0]
         move = [(fid, rid, "SUBMITTED", "CANCELLED", None)]
         svc.store.transition(move, time.time())
         svc.store.transition(move, time.time())
@@ -157,7 +157,7 @@ def test_a_completion_the_database_did_not_make_pins_nothing(tmp_path, db_url, c
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]}).json()[
             "requestId"
         ]
-        ids = {row[2]: row[0] for row in svc.store.open_files(0)}
+        ids = {row[2]: row[0] for row in svc.store.open_files(0, svc.store.next_file_id)}
         done, gone = ids[paths[0]], ids[paths[1]]
         complete = [(done, rid, "SUBMITTED", "COMPLETED", None)]
         svc.store.transition(complete, time.time(), {done: "copy-a"})

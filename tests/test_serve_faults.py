@@ -657,6 +657,36 @@ def test_a_restart_serves_before_its_queue_is_back(tmp_path, db_url, catalog):
     assert not set(reads(tmp_path / "buffer")) & set(later[:2])
 
 
+def test_files_submitted_while_the_queue_comes_back_are_queued_once(tmp_path, db_url, catalog):
+    """A request made while a start is still putting the open files back in
+    the queue: the resume queues only what was open before the start. It
+    queued the new request's files a second time, from the database's
+    state: a file a drive had marked STARTED went back to SUBMITTED in
+    memory, its COMPLETED move then matched no row, and it stayed STARTED
+    (seen in CI on PostgreSQL as /data/T1/f0000 left STARTED)."""
+    paths = catalog[1][:8]
+    app, svc = make(tmp_path, db_url, catalog)
+    gate = threading.Event()
+    refresh = svc.store.refresh_statistics
+
+    def slow() -> None:
+        gate.wait(30)  # the resume's first step
+        refresh()
+
+    svc.store.refresh_statistics = slow
+    with TestClient(app) as c:
+        assert svc.recovering
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        gate.set()
+        assert svc.wait_recovered(30)
+        svc.pause(False)
+        files = wait_done(c, rid.json()["requestId"])["files"]
+        assert all(f["state"] == "COMPLETED" for f in files)
+        assert svc.recovered == 0
+    assert sorted(reads(tmp_path / "buffer")) == sorted(paths)
+
+
 def test_an_unforeseen_exception_is_a_500_problem_document(tmp_path, catalog):
     app, svc = make(tmp_path, str(tmp_path / "x.db"), catalog)
 
@@ -734,11 +764,11 @@ def test_a_database_failing_while_the_queue_comes_back_is_retried(tmp_path, cata
     real = svc.store.open_files
     failures = []
 
-    def flaky(after, limit=1000):
+    def flaky(after, before, limit=1000):
         if after > 0 and not failures:
             failures.append(after)
             raise sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error"))
-        return real(after, limit)
+        return real(after, before, limit)
 
     svc.store.open_files = flaky
     with TestClient(app) as c:

@@ -158,6 +158,9 @@ class Service:
         self.recovering = False
         self.recovered = 0
         self.recover_error: str | None = None
+        #: The first file id a request made after the start takes: the
+        #: resume queues only the files below it.
+        self.resume_before = 0
         self._recovered = threading.Event()
         Gauge(
             "seekplan_stage_files_waiting",
@@ -241,6 +244,11 @@ class Service:
         background, a chunk at a time: a restart with a million queued files
         serves at once instead of after reading them all (issue 35)."""
         self.store.load()
+        # Only what was open before the start: a request made meanwhile is
+        # queued by its own call, and queued again from the database it
+        # went back to its stored states (a file a drive had marked STARTED
+        # was SUBMITTED again, and its COMPLETED move then matched no row).
+        self.resume_before = self.store.next_file_id
         self.recovering = True
         t = threading.Thread(target=self._resume, name="resume", daemon=True)
         t.start()
@@ -263,9 +271,10 @@ class Service:
                     self.store.refresh_statistics()
                     # What the backend holds, read once (outside the lock: a
                     # long read log takes a while).
-                    buffered = self.backend.on_disk() if self.store.open_files(0, 1) else set()
+                    opened = self.store.open_files(0, self.resume_before, 1)
+                    buffered = self.backend.on_disk() if opened else set()
                 with self.store.wlock:
-                    rows = self.store.open_files(last)
+                    rows = self.store.open_files(last, self.resume_before)
                     if rows:
                         self._requeue(rows, buffered)
                         last = rows[-1].id

@@ -181,17 +181,20 @@ class Store:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql("ANALYZE files")
 
-    def open_files(self, after: int, limit: int = CHUNK) -> list[Any]:
+    def open_files(self, after: int, before: int, limit: int = CHUNK) -> list[Any]:
         """Up to ``limit`` files not in a terminal state with ids past
-        ``after``, in id order: (id, request, path, state, released). One
-        query per open state, each a range of the (state, id) index, merged."""
+        ``after`` and below ``before``, in id order: (id, request, path,
+        state, released). One query per open state, each a range of the
+        (state, id) index, merged."""
         f = db.files
         cols = sa.select(f.c.id, f.c.request_id, f.c.path, f.c.state, f.c.released)
         with self.engine.connect() as conn:
             parts = [
                 list(
                     conn.execute(
-                        cols.where(f.c.state == state, f.c.id > after).order_by(f.c.id).limit(limit)
+                        cols.where(f.c.state == state, f.c.id > after, f.c.id < before)
+                        .order_by(f.c.id)
+                        .limit(limit)
                     )
                 )
                 for state in (SUBMITTED, STARTED)
