@@ -7,6 +7,7 @@ second service, a lost database file and a full disk are refused clearly."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import subprocess
@@ -176,11 +177,11 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     real = svc.store.transition
     refused: list[str] = []
 
-    def flaky(changes, now, pin=None):
+    def flaky(changes, now, pin=None, **kw):
         if changes[0][3] == move and not refused:
             refused.append(changes[0][3])
             raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection"))
-        return real(changes, now, pin)
+        return real(changes, now, pin, **kw)
 
     svc.store.transition = flaky
     with TestClient(app) as c:
@@ -195,6 +196,104 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     assert set(reads(tmp_path / "buffer")) == set(paths[1:])
 
 
+@pytest.mark.parametrize("move", ["STARTED", "COMPLETED", "FAILED"])
+def test_a_database_refusing_a_drives_move_outright_still_ends_the_file(
+    tmp_path, db_url, catalog, move
+):
+    """The database refuses the first write of each kind of move with an
+    error that trying again cannot mend (a DataError, not an outage): that
+    file ends FAILED with the database's reason, every other in its own
+    state, and nothing is left SUBMITTED or STARTED (a refused STARTED move
+    left the file SUBMITTED in the database and gone from memory)."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
+    real = svc.store.transition
+    refused: list[str] = []
+
+    def refusing(changes, now, pin=None, **kw):
+        if changes[0][3] == move and not refused:
+            refused.append(changes[0][3])
+            raise sa.exc.DataError("UPDATE", {}, Exception("value out of range"))
+        return real(changes, now, pin, **kw)
+
+    svc.store.transition = refusing
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert refused == [move]
+        states = {p: f["state"] for p, f in files.items()}
+        assert set(states.values()) <= {"COMPLETED", "FAILED"}
+        refused_files = [p for p, f in files.items() if "value out of range" in f.get("error", "")]
+        # The file whose move was refused: FAILED saying so (a read not begun
+        # under the ``other`` rule: one attempt by default).
+        assert len(refused_files) == 1 and states[refused_files[0]] == "FAILED"
+        assert "the database refused" in files[refused_files[0]]["error"]
+        assert states[paths[0]] == "FAILED"
+        assert all(states[p] == "COMPLETED" for p in paths if p not in (paths[0], *refused_files))
+        assert svc.stats.db_write_failures._value.get() == 1
+        assert failed_total(c) == sum(s == "FAILED" for s in states.values())
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+            assert all(d.current is None for d in svc.sched.drives)
+
+
+def test_a_database_refusing_every_failed_move_leaves_the_rest_working(tmp_path, catalog, caplog):
+    """The database refuses to record any file FAILED, whatever its text:
+    the refusal is logged naming the file, and every other file is read and
+    recorded; no slot stays taken."""
+    paths = catalog[1]
+    app, svc = make(
+        tmp_path, str(tmp_path / "r.db"), catalog, inject={"files": {paths[0]: "crash"}}
+    )
+    real = svc.store.transition
+
+    def refusing(changes, now, pin=None, **kw):
+        if changes[0][3] == "FAILED":
+            raise sa.exc.IntegrityError("UPDATE", {}, Exception("check constraint violated"))
+        return real(changes, now, pin, **kw)
+
+    svc.store.transition = refusing
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        rid = rid.json()["requestId"]
+        deadline = time.monotonic() + 30
+        while svc.stats.staged._value.get() < len(paths) - 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        files = by_path(c.get(f"{API}/stage/{rid}").json())
+        assert all(files[p]["state"] == "COMPLETED" for p in paths[1:])
+        assert files[paths[0]]["state"] == "STARTED"  # as the database has it
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+    assert svc.stats.db_write_failures._value.get() == 2  # the text, then the refusal's
+    assert "the database refused to record files [1] FAILED" in caplog.text
+
+
+def test_a_backend_error_text_the_database_cannot_store_is_stored_cleaned(
+    tmp_path, db_url, catalog
+):
+    """A backend's error text with a NUL byte (PostgreSQL's text refuses it)
+    and a megabyte long: the file ends FAILED with the text escaped and cut."""
+    from seekplan.serve.backend import BackendError
+
+    paths = catalog[1][:4]
+    app, svc = make(tmp_path, db_url, catalog)
+    real = svc.backend.read
+
+    def read(drive, job):
+        if job.path == paths[1]:
+            raise BackendError("bad\x00block " + "x" * 1_000_000)
+        return real(drive, job)
+
+    svc.backend.read = read
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        error = files[paths[1]]["error"]
+        assert files[paths[1]]["state"] == "FAILED" and error.startswith("bad\\x00block xxx")
+        assert len(error) < 5_000 and "characters cut" in error
+        assert all(files[p]["state"] == "COMPLETED" for p in paths if p != paths[1])
+
+
 def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_path, catalog):
     """While a drive waits to try a refused write again it holds no lock a
     stage request needs: the request is answered at once, and both
@@ -204,10 +303,10 @@ def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_pa
     real = svc.store.transition
     refusing = [True]  # emptied when the database answers again
 
-    def flaky(changes, now, pin=None):
+    def flaky(changes, now, pin=None, **kw):
         if changes[0][3] == "COMPLETED" and refusing:
             raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
-        return real(changes, now, pin)
+        return real(changes, now, pin, **kw)
 
     svc.store.transition = flaky
     with TestClient(app) as c:
@@ -227,6 +326,95 @@ def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_pa
             assert all(f["state"] == "COMPLETED" for f in files)
 
 
+@pytest.mark.parametrize("move", ["STARTED", "COMPLETED", "FAILED"])
+def test_a_move_the_database_applied_but_whose_answer_was_lost_is_counted_once(
+    tmp_path, db_url, catalog, move
+):
+    """The connection is lost as a drive's move commits: the database has the
+    move, the drive saw an error and tries again. The retry matches no row
+    in the old state; it counts the rows it finds in the new one as moved,
+    so the request still completes, its counts add up, and the copy is
+    pinned once (the move was missed in memory, and the request never
+    completed until a restart)."""
+    paths = catalog[1][:4]
+    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "crash"}})
+    real_transition, real_begin = svc.store.transition, svc.store.engine.begin
+    armed: list[bool] = []
+    lost: list[str] = []
+
+    def transition(changes, now, pin=None, **kw):
+        if changes[0][3] == move and not lost:
+            armed.append(True)
+        return real_transition(changes, now, pin, **kw)
+
+    @contextlib.contextmanager
+    def begin():
+        with real_begin() as conn:
+            yield conn
+        if armed and not lost:
+            lost.append(move)
+            raise sa.exc.OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+    svc.store.transition = transition
+    svc.store.engine.begin = begin
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        doc = wait_done(c, rid.json()["requestId"])
+        assert lost == [move]
+        states = {f["path"]: f["state"] for f in doc["files"]}
+        assert states == {p: "FAILED" if p == paths[0] else "COMPLETED" for p in paths}
+        # The database has every file done as the commit lands; memory counts
+        # the lost move once the drive tries again, 0.1 s later.
+        deadline = time.monotonic() + 10
+        while svc.store.summaries[doc["id"]].active and time.monotonic() < deadline:
+            time.sleep(0.01)
+        summary = svc.store.summaries[doc["id"]]
+        assert {k: v for k, v in summary.counts.items() if v} == {"COMPLETED": 3, "FAILED": 1}
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0
+        assert {p: svc.store.disk.get(p, 0) for p in paths} == {
+            p: int(p != paths[0]) for p in paths
+        }
+        with svc.store.engine.connect() as conn:
+            pins = dict(conn.execute(sa.text("SELECT path, pins FROM disk")).all())
+        assert pins == {p: 1 for p in paths[1:]}
+
+
+def test_a_cancel_while_a_drive_waits_to_record_a_read_start_ends_the_file(tmp_path, catalog):
+    """The database fails the drive's STARTED write; the client cancels the
+    file meanwhile; the database answers again: the file ends CANCELLED and
+    is not read (the cancel saw it STARTED in memory, moved nothing in the
+    database, and the drive then read a file nobody held, left STARTED)."""
+    paths = catalog[1][:1]
+    app, svc = make(tmp_path, str(tmp_path / "c.db"), catalog)
+    real = svc.store.transition
+    refusing = [True]  # emptied once the cancel is answered
+
+    def flaky(changes, now, pin=None, **kw):
+        if changes[0][3] == "STARTED" and refusing:
+            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
+        return real(changes, now, pin, **kw)
+
+    svc.store.transition = flaky
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        rid = rid.json()["requestId"]
+        deadline = time.monotonic() + 30
+        while svc.stats.db_write_failures._value.get() < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert svc.stats.db_write_failures._value.get() >= 1  # the drive is waiting
+        assert c.post(f"{API}/stage/{rid}/cancel", json={"paths": paths}).status_code == 200
+        refusing.clear()
+        files = by_path(wait_done(c, rid))
+        assert files[paths[0]]["state"] == "CANCELLED"
+        while svc.sched.in_system and time.monotonic() < deadline:
+            time.sleep(0.01)  # the drive's next try comes within 0.4 s
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+            assert all(d.current is None for d in svc.sched.drives)
+    assert reads(tmp_path / "buffer") == []
+
+
 def test_a_service_stopping_while_a_drive_waits_for_the_database_reads_the_file_again(
     tmp_path, catalog
 ):
@@ -237,10 +425,10 @@ def test_a_service_stopping_while_a_drive_waits_for_the_database_reads_the_file_
     app, svc = make(tmp_path, db, catalog)
     real = svc.store.transition
 
-    def refusing(changes, now, pin=None):
+    def refusing(changes, now, pin=None, **kw):
         if changes[0][3] == "COMPLETED":
             raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
-        return real(changes, now, pin)
+        return real(changes, now, pin, **kw)
 
     svc.store.transition = refusing
     with TestClient(app) as c:

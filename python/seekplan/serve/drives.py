@@ -14,6 +14,15 @@ until it answers (or the service stops, when the file stays STARTED and is
 read again after the restart): the move was lost before, and the file stayed
 STARTED with nothing left to finish it (seen once in CI under load,
 ``test_every_injected_fault_ends_failed_with_its_reason[postgresql]``).
+A database that refuses a move outright (an error trying again cannot mend)
+fails the file with the database's reason instead: a read not yet begun
+under its retry rule, a read done as FAILED saying it was read; a failure
+whose text the database refuses is recorded with the refusal's text. A
+file leaves memory only once its database row has moved (the STARTED mark
+too), so a cancel during a drive's retry never sees the two disagree.
+Error texts from a backend are stored readable: a NUL byte (PostgreSQL's
+text refuses it, and the file stayed SUBMITTED) and lone surrogates are
+escaped, and a text is cut at :data:`ERROR_TEXT_MAX` characters.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import collections
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,8 +58,13 @@ DB_RETRY_FIRST_S = 0.1
 DB_RETRY_MAX_S = 5.0
 #: Database errors a write is tried again after: the server or file is
 #: unreachable, busy or failing, or no pooled connection came free. Any
-#: other error is a bug and is raised.
+#: other error is a refusal (:class:`MoveRefused`): the file fails saying so.
 TRANSIENT_DB_ERRORS = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
+#: Longest error text stored for a file: a request's status document lists
+#: every file's error, and a backend that put a whole log (megabytes) in its
+#: exception made a 10,000-file request's document gigabytes long; 2,000
+#: characters hold an OS error with its path or a traceback's last lines.
+ERROR_TEXT_MAX = 2_000
 
 log = logging.getLogger("seekplan.serve")
 
@@ -63,13 +77,27 @@ class Failure:
     error: str
 
 
+def storable_text(text: str) -> str:
+    """``text`` as every database stores it: NUL bytes and lone surrogates
+    escaped (backslashed), cut at :data:`ERROR_TEXT_MAX` characters."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
+    if len(text) <= ERROR_TEXT_MAX:
+        return text
+    return f"{text[:ERROR_TEXT_MAX]}... ({len(text) - ERROR_TEXT_MAX:,} characters cut)"
+
+
 def failure_of(e: Exception) -> Failure:
     """The failure an exception of a backend call stands for: its own kind
     for a BackendError, ``other`` (with the exception's type) for anything
-    else."""
+    else; its text as the database can store it."""
     if isinstance(e, BackendError):
-        return Failure(e.kind, str(e) or type(e).__name__)
-    return Failure("other", f"{type(e).__name__}: {e}")
+        return Failure(e.kind, storable_text(str(e) or type(e).__name__))
+    return Failure("other", storable_text(f"{type(e).__name__}: {e}"))
+
+
+class MoveRefused(Exception):
+    """The database refused a drive's write with an error that trying again
+    cannot mend; its text is the database's reason."""
 
 
 @dataclass(frozen=True)
@@ -271,9 +299,26 @@ class Drives:
                     j.rows.clear()
             self._record_failed(changes, jobs, error)
 
-    def _record_failed(self, changes: list[Any], jobs: list[Job], error: str) -> None:
+    def _record_failed(self, changes: Sequence[Change], jobs: list[Job], error: str) -> None:
+        """Commits ``changes`` (each to FAILED) and lists ``jobs`` as failed
+        with ``error``. Where the database refuses the text, the refusal's
+        text is recorded instead; where it refuses that too, the rows stay
+        as they are in the database (read again after a restart), logged."""
         if changes:
-            self._commit(changes, None)
+            try:
+                self._commit(changes, None)
+            except MoveRefused as e:
+                error = f"FAILED, but the database refused its error text: {e}"
+                try:
+                    self._commit(
+                        [(fid, rid, st, FAILED, error) for fid, rid, st, *_ in changes], None
+                    )
+                except MoveRefused:
+                    log.error(
+                        "the database refused to record files %s FAILED",
+                        sorted(fid for fid, *_ in changes),
+                    )
+                    return
             self.stats.failed.inc(len(changes))
         now = time.time()
         for job in jobs:
@@ -282,7 +327,7 @@ class Drives:
     # ---- the database ----------------------------------------------------------------
 
     def _commit(
-        self, changes: list[Change], d: int | None, pin: dict[int, str] | None = None
+        self, changes: Sequence[Change], d: int | None, pin: dict[int, str] | None = None
     ) -> None:
         """``store.transition(changes)``, tried again while the database
         fails (drive ``d``'s status says so meanwhile) until it answers or
@@ -290,12 +335,16 @@ class Drives:
         let go while the drive waits to try again, so that a stage request
         meanwhile gets its own answer (its 503) rather than waiting for the
         database behind the drive. A retry is safe: a failed transaction
-        moved nothing, and a move is made only where a file is still in its
-        old state (a cancel that came first wins)."""
+        moved nothing, or everything where only the commit's answer was lost
+        (the retry counts the files it finds moved), and a move is made only
+        where a file is still in its old state (a cancel that came first
+        wins). Any other error is a
+        refusal: logged, counted and raised as :class:`MoveRefused`."""
         wait = DB_RETRY_FIRST_S
+        again = False
         while True:
             try:
-                self.store.transition(changes, time.time(), pin)
+                self.store.transition(changes, time.time(), pin, again=again)
                 return
             except TRANSIENT_DB_ERRORS as e:
                 if self.stopping:
@@ -313,6 +362,11 @@ class Drives:
                 finally:
                     self.store.wlock.acquire()
                 wait = min(2 * wait, DB_RETRY_MAX_S)
+                again = True
+            except Exception as e:
+                log.exception("the database refused a move to %s", changes[0][3])
+                self.stats.db_write_failures.inc()
+                raise MoveRefused(storable_text(storage_detail(e))) from e
 
     # ---- reads -------------------------------------------------------------------
 
@@ -328,13 +382,12 @@ class Drives:
 
     def _read(self, d: int, job: Job) -> None:
         drive = self.sched.drives[d]
-        # The store's lock spans the rows' move in memory and in the database,
-        # so a cancel never sees one without the other.
+        # The rows move in memory once the database has them STARTED: a
+        # cancel while the drive waits for the database (the store's lock let
+        # go) sees them SUBMITTED in both.
         with self.store.wlock:
             with self.sched.lock:
                 fresh = [(fid, rid) for fid, (rid, st) in job.rows.items() if st == SUBMITTED]
-                for fid, rid in fresh:
-                    job.rows[fid] = (rid, STARTED)
                 read = ReadJob(
                     job.path,
                     self.sched.tape_names[job.tape],
@@ -345,7 +398,24 @@ class Drives:
                 )
                 my_id = self.read_ids[d]
             if fresh:
-                self._commit([(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], d)
+                try:
+                    self._commit([(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], d)
+                except MoveRefused as e:
+                    self._fail_or_retry(
+                        d, job, Failure("other", f"the database refused to record the read: {e}")
+                    )
+                    return
+            with self.sched.lock:
+                for fid, rid in fresh:
+                    if job.rows.get(fid) == (rid, SUBMITTED):
+                        job.rows[fid] = (rid, STARTED)
+                if self.sched.jobs.get(job.path) is not job:
+                    # Every row was cancelled before the read began (while the
+                    # drive waited for the database, or for the store's lock).
+                    self.sched.finished(d, job)
+                    drive.activity = "idle"
+                    self.notify()
+                    return
         failure = None
         try:
             estimate = self.estimate_s(read)
@@ -398,13 +468,23 @@ class Drives:
                 pin = dict.fromkeys(job.pins(), job.path)
                 job.rows.clear()
                 self.notify()
+            refused = None
             if rows:
-                self._commit([(fid, rid, st, COMPLETED, None) for fid, (rid, st) in rows], d, pin)
+                try:
+                    self._commit(
+                        [(fid, rid, st, COMPLETED, None) for fid, (rid, st) in rows], d, pin
+                    )
+                except MoveRefused as e:
+                    refused = f"read, but the database refused to record it COMPLETED: {e}"
+                    self._record_failed(
+                        [(fid, rid, st, FAILED, refused) for fid, (rid, st) in rows], [job], refused
+                    )
             unwanted = job.path not in self.store.disk
         if unwanted:
             self.backend.evict(job.path)  # nobody wants it any more
-        self.stats.staged.inc(len(rows))
         self.stats.bytes_read.inc(job.size)
+        if refused is None:
+            self.stats.staged.inc(len(rows))
 
     def _failed(self, d: int, job: Job, failure: Failure) -> None:
         """A read failed: the drive goes out of service if it was the

@@ -218,12 +218,20 @@ class Store:
         changes: Sequence[Change],
         now: float,
         pin: Mapping[int, str] | None = None,
+        *,
+        again: bool = False,
     ) -> None:
         """Moves files (id, request, old state, new state, error) and their
         requests' counts in one transaction; each file moved that ``pin``
         names (file id -> buffer path just staged) pins that copy and starts
         its pin lifetime. A file another caller moved first matches no row:
-        it is neither counted nor pinned."""
+        it is neither counted nor pinned. ``again``: these changes were tried
+        and failed, maybe at the commit with the database having them (a
+        connection lost then): a file found in its new state counts as moved
+        now, since memory never counted that commit. Only the caller that
+        makes a move of that kind may say so (a drive for its own read); the
+        writes of the counts and pins are absolute, so writing them again is
+        harmless."""
         f = db.files
         pin = pin or {}
         pins: collections.Counter[str] = collections.Counter()
@@ -258,7 +266,10 @@ class Store:
                             .values(**values)
                             .returning(f.c.id)
                         ).scalars()
-                        for fid in moved:
+                        found = list(moved)
+                        if again:
+                            found += self._already_moved(conn, set(chunk) - set(found), new)
+                        for fid in found:
                             moves[(request_of[fid], old, new)] += 1
                             if fid in pin:
                                 pins[pin[fid]] += 1
@@ -279,9 +290,21 @@ class Store:
             for s in summaries.values():
                 self.set_summary(s)
 
+    @staticmethod
+    def _already_moved(conn: Connection, ids: set[int], new: str) -> list[int]:
+        """Those of ``ids`` in state ``new`` (moved by a commit whose answer
+        was lost)."""
+        if not ids:
+            return []
+        f = db.files
+        rows = conn.execute(sa.select(f.c.id).where(f.c.id.in_(ids), f.c.state == new))
+        return list(rows.scalars())
+
     def pin(self, conn: Connection, pins: collections.Counter[str], now: float) -> None:
         """Writes ``pins`` (path -> pins added, negative: dropped) to the disk
-        table; :meth:`pinned` then records them in memory."""
+        table as absolute counts from memory's, so that a write whose commit
+        was lost can be made again; :meth:`pinned` then records them in
+        memory."""
         d = db.disk
         for path, n in pins.items():
             if n == 0:
@@ -289,10 +312,10 @@ class Store:
             have = self.disk.get(path, 0)
             if have + n <= 0:
                 conn.execute(d.delete().where(d.c.path == path))
-            elif path in self.disk:
-                conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
-            else:
-                conn.execute(d.insert().values(path=path, pins=n, staged_at=now))
+                continue
+            changed = conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
+            if changed.rowcount == 0:
+                conn.execute(d.insert().values(path=path, pins=have + n, staged_at=now))
 
     def pinned(self, pins: collections.Counter[str]) -> list[str]:
         """Records committed ``pins`` in memory; returns the paths no longer pinned."""
