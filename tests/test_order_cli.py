@@ -385,6 +385,19 @@ def test_seek_costs_on_a_helical_drive_give_the_exact_order_along_the_tape(cli, 
     assert "kicks" not in streamed["phases_cpu_s"]
 
 
+def test_best_streams_back_first_where_few_reads_lie_behind_the_head():
+    """On seek costs, a dense batch with the head just past its first few
+    reads: seeking back to the first read and streaming once through all of
+    them beats READ's stream (ahead first, then back from the far end), and
+    `best` returns that stream."""
+    reqs = [{"id": f"d{i}", "block": i * 30, "size": 1_000_000} for i in range(300)]
+    best = seekplan.order(reqs, drive="ampex-dst310", cost="seek", start=95)
+    read = seekplan.order(reqs, drive="ampex-dst310", cost="seek", start=95, algo="read")
+    assert best.moves == "read-through" and best.stopped_because == "streaming"
+    assert [r["id"] for r in best.rows] == [f"d{i}" for i in range(300)]
+    assert best.total_s < read.total_s - 1.0
+
+
 def test_a_command_runs_from_an_app_of_that_command_alone_with_the_same_help():
     """`main` builds only the command it runs (typer builds every command's
     parameters first); its help and errors are the whole app's."""

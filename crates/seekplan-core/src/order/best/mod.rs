@@ -105,6 +105,21 @@ impl Orderer for Best {
     }
 }
 
+/// The cheaper of the two ways to stream through the whole batch: from the
+/// head to the end in block order, then back for the reads behind the head
+/// (READ), or back to the first read and through all of them once (SORT's
+/// order). Where the head starts among the reads with few behind it, the
+/// second seeks back a short way instead of from the far end.
+fn cheapest_stream(problem: &Problem) -> Result<Schedule> {
+    let ahead_first = Schedule::evaluate(problem, read::plan(problem), Moves::ReadThrough)?;
+    let back_first = Schedule::evaluate(problem, sort::plan(problem), Moves::ReadThrough)?;
+    Ok(if back_first.total_s < ahead_first.total_s {
+        back_first
+    } else {
+        ahead_first
+    })
+}
+
 /// What [`schedule`] found.
 struct Found {
     /// The cheapest schedule.
@@ -136,7 +151,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
     // for 6-43 % less than the best locate order on 7 of 9 batches of
     // 1,000 files (`bench_streaming.py`, 2026-11-29).
     let streaming = (!problem.is_matrix())
-        .then(|| Schedule::evaluate(problem, read::plan(problem), Moves::ReadThrough))
+        .then(|| cheapest_stream(problem))
         .transpose()?;
     let mut streams_past = false;
     if n <= opt::OPT_LIMIT {
