@@ -875,6 +875,50 @@ def test_files_submitted_while_the_queue_comes_back_are_queued_once(tmp_path, db
     assert sorted(reads(tmp_path / "buffer")) == sorted(paths)
 
 
+@pytest.mark.parametrize("fault", ["listing", "bug"])
+def test_a_start_whose_resume_meets_a_fault_still_reads_the_open_files(tmp_path, catalog, fault):
+    """At a restart the backend cannot list its copies (``listing``: every
+    open file is read again), or the resume's first chunk meets a bug
+    (``bug``: logged, shown, and tried again): either way the open files are
+    queued and read. Either exception ended the resume's thread before, and
+    the files waited for good."""
+    import seekplan.serve.service as service_module
+
+    paths = catalog[1][:4]
+    db = str(tmp_path / "o.db")
+    app, svc = make(tmp_path, db, catalog)
+    with TestClient(app) as c:
+        svc.pause(True)
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        rid = rid.json()["requestId"]
+    app, svc = make(tmp_path, db, catalog)
+    failed: list[str] = []
+    if fault == "listing":
+
+        def broken() -> set[str]:
+            failed.append(fault)
+            raise RuntimeError("the buffer's index is corrupt")
+
+        svc.backend.on_disk = broken
+    else:
+        real = svc._requeue
+
+        def requeue(rows, buffered):
+            if not failed:
+                failed.append(fault)
+                raise KeyError("a bug")
+            return real(rows, buffered)
+
+        svc._requeue = requeue
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(service_module, "RESUME_RETRY_S", 0.05)
+        with TestClient(app) as c:
+            assert svc.wait_recovered(30) and svc.recovered == len(paths)
+            assert failed == [fault]
+            assert (svc.recover_error is None) == (fault == "listing")
+            assert all(f["state"] == "COMPLETED" for f in wait_done(c, rid)["files"])
+
+
 def test_an_unforeseen_exception_is_a_500_problem_document(tmp_path, catalog):
     app, svc = make(tmp_path, str(tmp_path / "x.db"), catalog)
 

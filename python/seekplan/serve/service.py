@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import logging
 import threading
 import time
 import uuid
@@ -79,6 +80,8 @@ class OpenRow(NamedTuple):
     state: str
     request_id: str
 
+
+log = logging.getLogger("seekplan.serve")
 
 #: Real seconds before queueing open files again is retried after the
 #: database failed doing it.
@@ -262,7 +265,9 @@ class Service:
         """Queues the open files again, oldest first, in chunks; each chunk
         is read and queued under the store's lock, so a cancel or release of
         a file not yet queued meets it either in the database or in the
-        scheduler, never in between. A failing database is retried."""
+        scheduler, never in between. A failing database is retried, and so
+        is anything else that fails (a bug, logged): the thread ended on it
+        before, and the open files were never queued again."""
         last = 0
         buffered: set[str] | None = None
         while not self._stop.is_set():
@@ -272,7 +277,7 @@ class Service:
                     # What the backend holds, read once (outside the lock: a
                     # long read log takes a while).
                     opened = self.store.open_files(0, self.resume_before, 1)
-                    buffered = self.backend.on_disk() if opened else set()
+                    buffered = self._buffered() if opened else set()
                 with self.store.wlock:
                     rows = self.store.open_files(last, self.resume_before)
                     if rows:
@@ -281,12 +286,26 @@ class Service:
                         self.recovered += len(rows)
                 if not rows:
                     break
-            except (sa.exc.SQLAlchemyError, OSError) as e:
-                self.recover_error = str(e).splitlines()[0]
+            except Exception as e:
+                if not isinstance(e, (sa.exc.SQLAlchemyError, OSError)):
+                    log.exception("queueing the open files again")
+                text = str(e).splitlines()
+                self.recover_error = f"{type(e).__name__}: {text[0] if text else ''}"
                 self._stop.wait(RESUME_RETRY_S)
         with self.store.wlock:
             self.recovering = False
         self._recovered.set()
+
+    def _buffered(self) -> set[str]:
+        """The copies the backend holds (their files complete without a
+        second read), or none where it cannot say (logged): every open file
+        is then read again, which costs tape time but leaves none waiting
+        on the listing."""
+        try:
+            return self.backend.on_disk()
+        except Exception:
+            log.exception("the backend could not list its copies: open files are read again")
+            return set()
 
     def _requeue(self, rows: Sequence[Any], buffered: set[str]) -> None:
         """One chunk of open files: those the backend already holds complete
