@@ -919,6 +919,60 @@ def test_a_start_whose_resume_meets_a_fault_still_reads_the_open_files(tmp_path,
             assert all(f["state"] == "COMPLETED" for f in wait_done(c, rid)["files"])
 
 
+def test_a_backend_failing_to_drop_a_copy_fails_neither_the_release_nor_the_reaper(
+    tmp_path, catalog
+):
+    """The backend raises as it drops a released copy: the release is still
+    answered 200 and counted, the copy stays in the buffer (logged), and the
+    next release and an expiry drop theirs (the exception was a 500, and in
+    the pin reaper it ended the thread for good)."""
+    paths = catalog[1][:3]
+    app, svc = make(tmp_path, str(tmp_path / "e.db"), catalog)
+    dropped: list[str] = []
+
+    def evict(path: str) -> None:
+        if not dropped:
+            dropped.append("refused")
+            raise RuntimeError("the buffer is read-only")
+        dropped.append(path)
+
+    svc.backend.evict = evict
+    with TestClient(app) as c:
+        body = {"files": [{"path": p, "diskLifetime": "PT1H"} for p in paths[:2]]}
+        rid = c.post(f"{API}/stage", json=body).json()["requestId"]
+        assert all(f["state"] == "COMPLETED" for f in wait_done(c, rid)["files"])
+        assert c.post(f"{API}/release/{rid}", json={"paths": paths[:1]}).status_code == 200
+        assert svc.stats.evict_failures._value.get() == 1
+        assert c.post(f"{API}/release/{rid}", json={"paths": paths[1:2]}).status_code == 200
+        assert dropped == ["refused", paths[1]]
+        rid = c.post(f"{API}/stage", json={"files": [{"path": paths[2], "diskLifetime": "PT1S"}]})
+        assert wait_done(c, rid.json()["requestId"])["files"][0]["state"] == "COMPLETED"
+        assert svc.expire_pins(time.time() + 10) == 1 and dropped[-1] == paths[2]
+
+
+def test_the_pin_reaper_outlives_an_exception(tmp_path, catalog, monkeypatch):
+    """A bug in one pass of the pin reaper is logged and the next pass runs."""
+    import seekplan.serve.service as service_module
+
+    monkeypatch.setattr(service_module, "PIN_CHECK_S", 0.02)
+    app, svc = make(tmp_path, str(tmp_path / "p.db"), catalog)
+    passes: list[int] = []
+    real = svc.expire_pins
+
+    def expire_pins(now=None):
+        passes.append(1)
+        if len(passes) == 1:
+            raise KeyError("a bug")
+        return real(now)
+
+    svc.expire_pins = expire_pins
+    with TestClient(app):
+        deadline = time.monotonic() + 10
+        while len(passes) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert len(passes) >= 3
+
+
 def test_an_unforeseen_exception_is_a_500_problem_document(tmp_path, catalog):
     app, svc = make(tmp_path, str(tmp_path / "x.db"), catalog)
 

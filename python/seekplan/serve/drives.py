@@ -368,6 +368,17 @@ class Drives:
                 self.stats.db_write_failures.inc()
                 raise MoveRefused(storable_text(storage_detail(e))) from e
 
+    def evict(self, path: str) -> None:
+        """Has the backend drop the buffer copy of ``path``; a backend that
+        fails to is logged and counted, and the copy stays (no longer
+        pinned): the failure was the caller's before, and ended a release
+        request in a 500 or the pin reaper's thread for good."""
+        try:
+            self.backend.evict(path)
+        except Exception:
+            log.exception("dropping the buffer copy of %s failed; it stays in the buffer", path)
+            self.stats.evict_failures.inc()
+
     # ---- reads -------------------------------------------------------------------
 
     def estimate_s(self, job: ReadJob) -> float:
@@ -438,7 +449,7 @@ class Drives:
                 self.notify()
         if given_up:
             if failure is None and job.path not in self.store.disk:
-                self.backend.evict(job.path)  # a late copy nobody counts on
+                self.evict(job.path)  # a late copy nobody counts on
             return
         if failure is None:
             self._completed(d, job)
@@ -481,7 +492,7 @@ class Drives:
                     )
             unwanted = job.path not in self.store.disk
         if unwanted:
-            self.backend.evict(job.path)  # nobody wants it any more
+            self.evict(job.path)  # nobody wants it any more
         self.stats.bytes_read.inc(job.size)
         if refused is None:
             self.stats.staged.inc(len(rows))

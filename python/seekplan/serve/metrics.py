@@ -35,7 +35,11 @@ class Stats:
         self.poll_count = counter("polls", "Stage status polls")
         self.throttle_count = counter("throttled", "Requests refused with 429")
         self.db_write_failures = counter(
-            "db_write_failures", "Database writes of a file's move that failed and were tried again"
+            "db_write_failures",
+            "Database writes of a file's move that failed (tried again, or refused outright)",
+        )
+        self.evict_failures = counter(
+            "evict_failures", "Buffer copies the backend failed to drop (left in the buffer)"
         )
         self.expired = counter("pins_expired", "Pins dropped when their diskLifetime ran out")
 

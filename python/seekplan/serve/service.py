@@ -515,7 +515,7 @@ class Service:
 
     def _unpin(self, rows: Sequence[tuple[int, str]]) -> None:
         for path in self.store.release(rows, time.time()):
-            self.backend.evict(path)
+            self.drives.evict(path)
 
     def delete(self, client: str, request_id: str) -> None:
         """Cancels every file of the request, then forgets it (404 from now on)."""
@@ -634,6 +634,8 @@ class Service:
                 self.expire_pins()
             except (sa.exc.SQLAlchemyError, OSError):
                 continue  # the database is failing: the status page says so
+            except Exception:  # a bug: the reaper must outlive it
+                log.exception("expiring pins")
 
     # ---- the status page --------------------------------------------------------
 
