@@ -338,8 +338,8 @@ class Drives:
         moved nothing, or everything where only the commit's answer was lost
         (the retry counts the files it finds moved), and a move is made only
         where a file is still in its old state (a cancel that came first
-        wins). Any other error is a
-        refusal: logged, counted and raised as :class:`MoveRefused`."""
+        wins). Any other error is a refusal: logged, counted and raised as
+        :class:`MoveRefused`."""
         wait = DB_RETRY_FIRST_S
         again = False
         while True:
