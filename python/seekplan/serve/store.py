@@ -230,8 +230,8 @@ class Store:
         connection lost then): a file found in its new state counts as moved
         now, since memory never counted that commit. Only the caller that
         makes a move of that kind may say so (a drive for its own read); the
-        writes of the counts and pins are absolute, so writing them again is
-        harmless."""
+        counts and pins are written as absolute values, so writing them
+        again is harmless."""
         f = db.files
         pin = pin or {}
         pins: collections.Counter[str] = collections.Counter()
@@ -281,7 +281,7 @@ class Store:
                 expiry = now + sa.func.coalesce(f.c.lifetime_s, self.default_lifetime_s)
                 for chunk in chunks(pinned):
                     conn.execute(f.update().where(f.c.id.in_(chunk)).values(pin_expires_at=expiry))
-                self.pin(conn, pins, now)
+                self.pin(conn, pins, now, again)
                 for s in summaries.values():
                     conn.execute(
                         db.requests.update().where(db.requests.c.id == s.id).values(s.row())
@@ -300,11 +300,13 @@ class Store:
         rows = conn.execute(sa.select(f.c.id).where(f.c.id.in_(ids), f.c.state == new))
         return list(rows.scalars())
 
-    def pin(self, conn: Connection, pins: collections.Counter[str], now: float) -> None:
+    def pin(
+        self, conn: Connection, pins: collections.Counter[str], now: float, again: bool = False
+    ) -> None:
         """Writes ``pins`` (path -> pins added, negative: dropped) to the disk
-        table as absolute counts from memory's, so that a write whose commit
-        was lost can be made again; :meth:`pinned` then records them in
-        memory."""
+        table as absolute counts from memory's; :meth:`pinned` then records
+        them in memory. ``again``: a write whose commit may have been lost
+        is made again, so a path memory does not hold may have its row."""
         d = db.disk
         for path, n in pins.items():
             if n == 0:
@@ -312,10 +314,13 @@ class Store:
             have = self.disk.get(path, 0)
             if have + n <= 0:
                 conn.execute(d.delete().where(d.c.path == path))
-                continue
-            changed = conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
-            if changed.rowcount == 0:
-                conn.execute(d.insert().values(path=path, pins=have + n, staged_at=now))
+            elif path not in self.disk and not again:
+                conn.execute(d.insert().values(path=path, pins=n, staged_at=now))
+            else:
+                # A path memory does not hold may have its row when ``again``.
+                changed = conn.execute(d.update().where(d.c.path == path).values(pins=have + n))
+                if changed.rowcount == 0:
+                    conn.execute(d.insert().values(path=path, pins=have + n, staged_at=now))
 
     def pinned(self, pins: collections.Counter[str]) -> list[str]:
         """Records committed ``pins`` in memory; returns the paths no longer pinned."""
