@@ -145,6 +145,104 @@ def test_a_drive_that_fails_at_a_mount_or_unmount_leaves_the_work_to_the_others(
         assert dead["activity"] == f"failed: drive {broken[0]} jammed at {call}"
 
 
+def test_a_mount_that_hangs_is_given_up_and_its_tape_fails_with_the_reason(tmp_path, catalog):
+    """A tape's mount never returns: at the mount deadline the watchdog
+    takes the drive out (its thread is still in the call) and counts a
+    failed mount; once the ``mount`` rule's attempts are spent the tape's
+    files FAIL saying why, and the other tapes are read on the drive left.
+    A hung mount held its drive and tape for good before."""
+    paths = catalog[1]
+    app, svc = make(
+        tmp_path,
+        str(tmp_path / "m.db"),
+        catalog,
+        drives=3,
+        mount_deadline_s=200,
+        inject={"tapes": {"T1": "hang"}},
+    )
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        t1 = {p for p in paths if "/T1/" in p}
+        assert all(files[p]["state"] == "FAILED" for p in t1)
+        assert all("mount of tape T1 on drive" in files[p]["error"] for p in t1)
+        assert all("did not finish within 200 s" in files[p]["error"] for p in t1)
+        assert all(files[p]["state"] == "COMPLETED" for p in paths if p not in t1)
+        assert svc.stats.mount_failures._value.get() == 2  # the rule's two attempts
+        assert svc.stats.drive_failures._value.get() == 2
+        with svc.sched.lock:
+            assert svc.sched.in_system == 0 and svc.sched.waiting() == 0
+            down = [dr for dr in svc.sched.drives if dr.down_until is not None]
+            assert len(down) == 2 and all("did not finish" in dr.activity for dr in down)
+
+
+def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_back(
+    tmp_path, catalog
+):
+    """A mount returns after the watchdog gave up on it: the cartridge is
+    unmounted again (the scheduler has the drive empty), the drive is back
+    in service, and the tape's files are read by a drive that mounts it in
+    time."""
+    paths = catalog[1][:8]
+    app, svc = make(tmp_path, str(tmp_path / "l.db"), catalog, mount_deadline_s=200)
+    real_mount, real_unmount = svc.backend.mount, svc.backend.unmount
+    late: list[int] = []
+    unmounted: list[tuple[int, str]] = []
+
+    def mount(drive: int, tape: str) -> None:
+        if tape == "T1" and not late:
+            late.append(drive)
+            # Past the 200-s deadline until the watchdog gives up, then returns.
+            until = time.monotonic() + 20
+            while svc.drives.robot_deadlines[drive] is not None and time.monotonic() < until:
+                svc.clock.sleep(50)
+        real_mount(drive, tape)
+
+    def unmount(drive: int, tape: str) -> None:
+        unmounted.append((drive, tape))
+        real_unmount(drive, tape)
+
+    svc.backend.mount, svc.backend.unmount = mount, unmount
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = wait_done(c, rid.json()["requestId"])["files"]
+        assert all(f["state"] == "COMPLETED" for f in files)
+        assert svc.stats.mount_failures._value.get() == 1
+        assert svc.stats.drive_failures._value.get() == 1
+        deadline = time.monotonic() + 10
+        while (late[0], "T1") not in unmounted and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert (late[0], "T1") in unmounted  # the late mount undone
+        with svc.sched.lock:
+            assert svc.sched.drives[late[0]].down_until is None
+
+
+def test_an_unmount_that_hangs_takes_only_its_drive_out(tmp_path, catalog):
+    """The first unmount never returns: at the deadline its drive goes out
+    of service, no tape counts a failed mount, and the other drive reads
+    every file."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, str(tmp_path / "u.db"), catalog, mount_deadline_s=200)
+    real_unmount = svc.backend.unmount
+    hung: list[int] = []
+
+    def unmount(drive: int, tape: str) -> None:
+        if not hung:
+            hung.append(drive)
+            with svc.clock.idle():
+                svc.clock.stop.wait()
+        real_unmount(drive, tape)
+
+    svc.backend.unmount = unmount
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = wait_done(c, rid.json()["requestId"])["files"]
+        assert hung and all(f["state"] == "COMPLETED" for f in files)
+        assert svc.stats.drive_failures._value.get() == 1
+        assert svc.stats.mount_failures._value.get() == 0
+        assert "unmount of tape" in svc.sched.drives[hung[0]].activity
+
+
 def test_an_ordering_that_fails_still_reads_the_batch(tmp_path, catalog):
     """The core's ordering raising (anything) falls back to block order."""
     app, svc = make(tmp_path, str(tmp_path / "o.db"), catalog)

@@ -111,6 +111,7 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
         retry=cfg.retry,
         deadline=cfg.read_deadline,
         drive_repair_s=cfg.drive_repair_s,
+        mount_deadline_s=cfg.mount_deadline_s,
         default_lifetime_s=duration_s(cfg.default_disk_lifetime),
         max_lifetime_s=duration_s(cfg.max_disk_lifetime),
         guard=DatabaseGuard(engine, engine.url.render_as_string(hide_password=True)),

@@ -170,8 +170,13 @@ class SimulatedBackend:
 
     def mount(self, drive: int, tape: str) -> None:
         """Robot fetch, load and thread times; an injected mount fault is
-        raised after the robot's move."""
+        raised after the robot's move, and a hung mount waits (holding no
+        robot arm) until the service stops."""
         fault = self.faults.mount_fault(tape) if self.faults is not None else None
+        if fault == "hang":
+            with self.clock.idle():
+                self.clock.stop.wait()
+            raise BackendError("service stopping")
         self._robot(self.fetch_s)
         if fault == "robot_failure":
             raise RobotFailure(f"robot failed to move tape {tape} to drive {drive}")

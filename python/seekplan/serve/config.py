@@ -122,6 +122,12 @@ class StageConfig(BaseModel):
     #: before it is tried again: an hour, the order of a site's call-out
     #: time; a hung drive comes back as soon as its call returns.
     drive_repair_s: float = Field(default=3600.0, gt=0, le=86_400 * 365)
+    #: Seconds (of the backend's clock) a mount or unmount may take before
+    #: it is given up: the drive goes out of service until the call returns,
+    #: and a mount counts as a failed mount of its tape. Three hours: an
+    #: LTO-9 cartridge's first load optimizes the media for 40 minutes on
+    #: average and up to 2 hours (IBM TS4300 manual, "media optimization").
+    mount_deadline_s: float = Field(default=10_800.0, gt=0, le=86_400 * 7)
     #: Pin lifetime of a staged copy whose request gives no diskLifetime
     #: (ISO 8601 duration). A day: long enough for FTS to transfer the file
     #: out of a busy queue, short enough that a client that never releases

@@ -125,6 +125,7 @@ class Drives:
         retry: RetryPolicy,
         deadline: ReadDeadline,
         drive_repair_s: float,
+        mount_deadline_s: float = 10_800.0,
     ) -> None:
         self.store = store
         self.backend = backend
@@ -135,6 +136,7 @@ class Drives:
         self.retry = retry
         self.deadline = deadline
         self.drive_repair_s = drive_repair_s
+        self.mount_deadline_s = mount_deadline_s
         self.paused = False
         self.stopping = False
         self.threads: list[threading.Thread] = []
@@ -145,6 +147,9 @@ class Drives:
         self.read_ids = [0] * len(sched.drives)
         #: Per drive: the virtual time its read must end by, and the job read.
         self.deadlines: list[tuple[float, Job] | None] = [None] * len(sched.drives)
+        #: Per drive: the virtual time its mount or unmount must end by, the
+        #: tape, and whether it is a mount.
+        self.robot_deadlines: list[tuple[float, int, bool] | None] = [None] * len(sched.drives)
 
     # ---- threads ---------------------------------------------------------------
 
@@ -236,8 +241,10 @@ class Drives:
         drive = self.sched.drives[d]
         if drive.mounted is not None:
             drive.activity = "unmounting"
+            old = drive.mounted
             try:
-                self.backend.unmount(d, self.sched.tape_names[drive.mounted])
+                if not self._robot_call(d, old, False):
+                    return  # given up: the watchdog took the drive out
             except Exception as e:
                 self._drive_failed(d, failure_of(e))
                 return
@@ -246,15 +253,49 @@ class Drives:
         if self.stopping:
             return
         drive.activity = "mounting"
-        name = self.sched.tape_names[tape]
         try:
-            self.backend.mount(d, name)
+            if not self._robot_call(d, tape, True):
+                return
         except Exception as e:
             self._mount_failed(d, tape, failure_of(e))
             return
         self.stats.mounts.inc()
         with self.sched.lock:
             self.sched.mounted(d, tape)
+
+    def _robot_call(self, d: int, tape: int, mount: bool) -> bool:
+        """Drive ``d`` mounts (or unmounts) ``tape`` under the watchdog's
+        deadline (:attr:`mount_deadline_s`); whether the call counts: False
+        when it returned after the watchdog gave up on it, and then a late
+        mount is undone, so that the drive is back empty, as the scheduler
+        has it. Raises what the call raises, in time."""
+        name = self.sched.tape_names[tape]
+        with self.sched.lock:
+            my_id = self.read_ids[d]
+            self.robot_deadlines[d] = (self.clock.now() + self.mount_deadline_s, tape, mount)
+        error: Exception | None = None
+        try:
+            (self.backend.mount if mount else self.backend.unmount)(d, name)
+        except Exception as e:
+            error = e
+        with self.sched.lock:
+            self.robot_deadlines[d] = None
+            given_up = self.read_ids[d] != my_id
+        if not given_up:
+            if error is not None:
+                raise error
+            return True
+        if mount and error is None and not self.stopping:
+            try:
+                self.backend.unmount(d, name)  # the cartridge goes back to its slot
+            except Exception:
+                log.exception("drive %d: unmounting tape %s after a late mount failed", d, name)
+        with self.sched.lock:
+            drive = self.sched.drives[d]
+            drive.down_until = None  # the hung call returned: the drive is back
+            drive.activity = "empty"
+            self.notify()
+        return False
 
     def _drive_failed(self, d: int, failure: Failure) -> None:
         with self.sched.lock:
@@ -531,6 +572,27 @@ class Drives:
 
     # ---- the watchdog --------------------------------------------------------------
 
+    def _robot_timed_out(self, d: int, tape: int, mount: bool, now: float) -> str | None:
+        """A mount or unmount of ``tape`` on drive ``d`` passed its deadline:
+        the drive, whose thread is still in the call, is out of service
+        until it returns; a mount also counts as a failed mount of the tape.
+        The error its files FAIL with once the ``mount`` rule's attempts are
+        spent, else None. Caller holds the scheduler's lock (and records the
+        tape's failure after letting it go: the store's lock comes first)."""
+        what = "mount" if mount else "unmount"
+        error = (
+            f"{what} of tape {self.sched.tape_names[tape]} on drive {d} did not finish within "
+            f"{self.mount_deadline_s:,.0f} s; drive {d} is out of service until the call returns"
+        )
+        log.error("%s", error)
+        spent = False
+        if mount:
+            rule = self.retry.rule("mount")
+            spent = self.sched.mount_failed(d, tape, "mount", now + rule.backoff_s) >= rule.attempts
+            self.stats.mount_failures.inc()
+        self._take_out(d, Failure("mount", error))
+        return error if spent else None
+
     def _watchdog(self) -> None:
         """Ends every read that passes its deadline: the file is retried or
         FAILED as a ``timeout``, and the drive, whose thread is still stuck
@@ -545,9 +607,11 @@ class Drives:
             self.clock.stop.wait(min(WATCHDOG_POLL_S, max(0.001, wait)))
 
     def _end_overdue_reads(self) -> float | None:
-        """Fails (or retries) every read past its deadline; the virtual
-        seconds to the nearest deadline left, if any."""
+        """Fails (or retries) every read past its deadline, and gives up on
+        every mount and unmount past its own; the virtual seconds to the
+        nearest deadline left, if any."""
         overdue: list[tuple[int, Job, float]] = []
+        unmountable: list[tuple[int, str]] = []
         with self.sched.lock:
             now = self.clock.now()
             nearest = None
@@ -561,6 +625,20 @@ class Drives:
                     overdue.append((d, job, due - self.sched.drives[d].read_started))
                 elif nearest is None or due - now < nearest:
                     nearest = due - now
+            for d, call in enumerate(self.robot_deadlines):
+                if call is None:
+                    continue
+                due, tape, mount = call
+                if now >= due:
+                    self.read_ids[d] += 1
+                    self.robot_deadlines[d] = None
+                    error = self._robot_timed_out(d, tape, mount, now)
+                    if error is not None:
+                        unmountable.append((tape, error))
+                elif nearest is None or due - now < nearest:
+                    nearest = due - now
+        for tape, error in unmountable:
+            self._fail_tape(tape, error)
         for d, job, limit in overdue:
             self._failed(
                 d,

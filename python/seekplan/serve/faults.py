@@ -84,8 +84,9 @@ class ReadDeadline(BaseModel):
 #: What a named file's read does: a media error, a drive failure, a hang
 #: (never returns), or an exception that is not a BackendError (a backend bug).
 FileFault = Literal["read_error", "drive_failure", "hang", "crash"]
-#: What happens at a named tape's mount.
-TapeFault = Literal["unmountable", "robot_failure"]
+#: What happens at a named tape's mount: the tape cannot be mounted, the
+#: robot fails to move it, or the mount hangs (never returns).
+TapeFault = Literal["unmountable", "robot_failure", "hang"]
 
 
 class FaultPlan(BaseModel):

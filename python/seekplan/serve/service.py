@@ -109,6 +109,7 @@ class Service:
         retry: RetryPolicy | None = None,
         deadline: ReadDeadline | None = None,
         drive_repair_s: float = 3600.0,
+        mount_deadline_s: float = 10_800.0,
         default_lifetime_s: float = 86_400.0,
         max_lifetime_s: float = 30 * 86_400.0,
         guard: DatabaseGuard | None = None,
@@ -148,6 +149,7 @@ class Service:
             retry=retry or RetryPolicy(),
             deadline=deadline or ReadDeadline(),
             drive_repair_s=drive_repair_s,
+            mount_deadline_s=mount_deadline_s,
         )
         self.cache: collections.OrderedDict[str, tuple[int, bytes]] = collections.OrderedDict()
         self.cache_bytes = 0
