@@ -63,6 +63,22 @@ def by_path(doc):
     return {f["path"]: f for f in doc["files"]}
 
 
+def refuse_first(svc, move: str, error: Exception) -> list[str]:
+    """Has ``svc``'s store refuse the first write of a move to ``move`` with
+    ``error``; the list that move is appended to once refused."""
+    real = svc.store.transition
+    refused: list[str] = []
+
+    def transition(changes, now, pin=None, **kw):
+        if changes[0][3] == move and not refused:
+            refused.append(move)
+            raise error
+        return real(changes, now, pin, **kw)
+
+    svc.store.transition = transition
+    return refused
+
+
 def failed_total(c) -> float:
     text = c.get("/metrics").text
     return float(re.search(r"^seekplan_stage_files_failed_total (\S+)$", text, re.M).group(1))
@@ -272,16 +288,8 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     for good, seen in CI under load)."""
     paths = catalog[1]
     app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
-    real = svc.store.transition
-    refused: list[str] = []
-
-    def flaky(changes, now, pin=None, **kw):
-        if changes[0][3] == move and not refused:
-            refused.append(changes[0][3])
-            raise sa.exc.OperationalError("UPDATE", {}, Exception("server closed the connection"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = flaky
+    lost = Exception("server closed the connection")
+    refused = refuse_first(svc, move, sa.exc.OperationalError("UPDATE", {}, lost))
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         files = by_path(wait_done(c, rid.json()["requestId"]))
@@ -305,16 +313,8 @@ def test_a_database_refusing_a_drives_move_outright_still_ends_the_file(
     left the file SUBMITTED in the database and gone from memory)."""
     paths = catalog[1]
     app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
-    real = svc.store.transition
-    refused: list[str] = []
-
-    def refusing(changes, now, pin=None, **kw):
-        if changes[0][3] == move and not refused:
-            refused.append(changes[0][3])
-            raise sa.exc.DataError("UPDATE", {}, Exception("value out of range"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = refusing
+    bad = Exception("value out of range")
+    refused = refuse_first(svc, move, sa.exc.DataError("UPDATE", {}, bad))
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         files = by_path(wait_done(c, rid.json()["requestId"]))
