@@ -63,14 +63,21 @@ def by_path(doc):
     return {f["path"]: f for f in doc["files"]}
 
 
-def refuse_first(svc, move: str, error: Exception) -> list[str]:
-    """Has ``svc``'s store refuse the first write of a move to ``move`` with
-    ``error``; the list that move is appended to once refused."""
+def refuse_moves(
+    svc, move: str, error: Exception, every: bool = False, until: threading.Event | None = None
+) -> list[str]:
+    """Has ``svc``'s store refuse writes of a move to ``move`` with
+    ``error``: the first, or ``every`` one, or every one until ``until`` is
+    set; the list each refused move is appended to."""
     real = svc.store.transition
     refused: list[str] = []
 
     def transition(changes, now, pin=None, **kw):
-        if changes[0][3] == move and not refused:
+        if until is not None:
+            refuse = not until.is_set()
+        else:
+            refuse = every or not refused
+        if changes[0][3] == move and refuse:
             refused.append(move)
             raise error
         return real(changes, now, pin, **kw)
@@ -289,7 +296,7 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     paths = catalog[1]
     app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
     lost = Exception("server closed the connection")
-    refused = refuse_first(svc, move, sa.exc.OperationalError("UPDATE", {}, lost))
+    refused = refuse_moves(svc, move, sa.exc.OperationalError("UPDATE", {}, lost))
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         files = by_path(wait_done(c, rid.json()["requestId"]))
@@ -314,7 +321,7 @@ def test_a_database_refusing_a_drives_move_outright_still_ends_the_file(
     paths = catalog[1]
     app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
     bad = Exception("value out of range")
-    refused = refuse_first(svc, move, sa.exc.DataError("UPDATE", {}, bad))
+    refused = refuse_moves(svc, move, sa.exc.DataError("UPDATE", {}, bad))
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         files = by_path(wait_done(c, rid.json()["requestId"]))
@@ -343,14 +350,8 @@ def test_a_database_refusing_every_failed_move_leaves_the_rest_working(tmp_path,
     app, svc = make(
         tmp_path, str(tmp_path / "r.db"), catalog, inject={"files": {paths[0]: "crash"}}
     )
-    real = svc.store.transition
-
-    def refusing(changes, now, pin=None, **kw):
-        if changes[0][3] == "FAILED":
-            raise sa.exc.IntegrityError("UPDATE", {}, Exception("check constraint violated"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = refusing
+    check = Exception("check constraint violated")
+    refuse_moves(svc, "FAILED", sa.exc.IntegrityError("UPDATE", {}, check), every=True)
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
@@ -398,15 +399,9 @@ def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_pa
     requests end with every file read."""
     paths = catalog[1]
     app, svc = make(tmp_path, str(tmp_path / "w.db"), catalog)
-    real = svc.store.transition
-    refusing = [True]  # emptied when the database answers again
-
-    def flaky(changes, now, pin=None, **kw):
-        if changes[0][3] == "COMPLETED" and refusing:
-            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = flaky
+    answers = threading.Event()  # set when the database answers again
+    locked = sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
+    refuse_moves(svc, "COMPLETED", locked, until=answers)
     with TestClient(app) as c:
         first = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths[:4]]})
         deadline = time.monotonic() + 30
@@ -415,7 +410,7 @@ def test_a_stage_request_is_answered_while_a_drive_waits_for_the_database(tmp_pa
         assert svc.stats.db_write_failures._value.get() >= 2  # a drive is waiting
         # The database answers again after 3 s whatever happens, so that a
         # request stuck behind the drive shows as slow rather than hanging.
-        threading.Timer(3.0, refusing.clear).start()
+        threading.Timer(3.0, answers.set).start()
         t0 = time.monotonic()
         second = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths[4:8]]})
         assert second.status_code == 201 and time.monotonic() - t0 < 1.0
@@ -485,15 +480,9 @@ def test_a_cancel_while_a_drive_waits_to_record_a_read_start_ends_the_file(tmp_p
     database, and the drive then read a file nobody held, left STARTED)."""
     paths = catalog[1][:1]
     app, svc = make(tmp_path, str(tmp_path / "c.db"), catalog)
-    real = svc.store.transition
-    refusing = [True]  # emptied once the cancel is answered
-
-    def flaky(changes, now, pin=None, **kw):
-        if changes[0][3] == "STARTED" and refusing:
-            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = flaky
+    answers = threading.Event()  # set once the cancel is answered
+    locked = sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
+    refuse_moves(svc, "STARTED", locked, until=answers)
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
@@ -502,7 +491,7 @@ def test_a_cancel_while_a_drive_waits_to_record_a_read_start_ends_the_file(tmp_p
             time.sleep(0.01)
         assert svc.stats.db_write_failures._value.get() >= 1  # the drive is waiting
         assert c.post(f"{API}/stage/{rid}/cancel", json={"paths": paths}).status_code == 200
-        refusing.clear()
+        answers.set()
         files = by_path(wait_done(c, rid))
         assert files[paths[0]]["state"] == "CANCELLED"
         while svc.sched.in_system and time.monotonic() < deadline:
@@ -521,14 +510,8 @@ def test_a_service_stopping_while_a_drive_waits_for_the_database_reads_the_file_
     paths = catalog[1][:4]
     db = str(tmp_path / "s.db")
     app, svc = make(tmp_path, db, catalog)
-    real = svc.store.transition
-
-    def refusing(changes, now, pin=None, **kw):
-        if changes[0][3] == "COMPLETED":
-            raise sa.exc.OperationalError("UPDATE", {}, Exception("database is locked"))
-        return real(changes, now, pin, **kw)
-
-    svc.store.transition = refusing
+    locked = Exception("database is locked")
+    refuse_moves(svc, "COMPLETED", sa.exc.OperationalError("UPDATE", {}, locked), every=True)
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
