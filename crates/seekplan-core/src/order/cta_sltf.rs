@@ -22,7 +22,7 @@ pub(crate) fn plan_until(problem: &Problem, stop: &Stop) -> Result<Option<Vec<us
         .and_then(CtaModel::ranking)
         .ok_or_else(|| Error::Unsupported {
             algo: "cta-sltf".into(),
-            reason: "it needs an LTO wrap/LPOS model (e.g. --drive lto9)".into(),
+            reason: "it needs an LTO wrap/LPOS model (an LTO drive, such as lto9)".into(),
         })?;
     let from_bot = problem
         .on_model(&cta, Block(0), None)

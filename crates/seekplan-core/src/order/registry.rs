@@ -71,7 +71,7 @@ impl Needs {
             _ if problem.is_matrix() => {
                 "the requests' block addresses, which a cost matrix does not have"
             }
-            Needs::Wraps => "an LTO wrap/LPOS model (e.g. --drive lto9)",
+            Needs::Wraps => "an LTO wrap/LPOS model (an LTO drive, such as lto9)",
             _ => {
                 "a tape laid out in tracks, as serpentine, four-region and LTO models have it \
                  (a helical tape has none)"
