@@ -548,6 +548,28 @@ def test_the_watchdog_outlives_an_exception(tmp_path, catalog):
         assert all(files[p]["state"] == "COMPLETED" for p in paths if p != paths[2])
 
 
+def test_a_drive_outlives_an_exception_choosing_its_next_step(tmp_path, catalog):
+    """A bug in the scheduler as the only drive asks what to do next is
+    logged and the drive asks again: every file is read (the thread ended
+    there before, and nothing was read again)."""
+    paths = catalog[1][:4]
+    app, svc = make(tmp_path, str(tmp_path / "n.db"), catalog, drives=1)
+    real = svc.sched.next_action
+    raised: list[bool] = []
+
+    def next_action(d, now):
+        if not raised:
+            raised.append(True)
+            raise KeyError("a bug")
+        return real(d, now)
+
+    svc.sched.next_action = next_action
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = wait_done(c, rid.json()["requestId"])["files"]
+        assert raised and all(f["state"] == "COMPLETED" for f in files)
+
+
 def test_an_exception_escaping_a_read_fails_the_file_not_the_drive(tmp_path, catalog):
     """A bug after a read (here: recording the copy raises) fails that file
     with the exception's text and frees its slot; the drive reads on."""

@@ -198,14 +198,20 @@ class Drives:
             self._drive(d)
 
     def _drive(self, d: int) -> None:
-        drive = self.sched.drives[d]
         while not self.stopping:
-            with self.sched.lock:
-                now = self.clock.now()
-                action = None if self.paused else self.sched.next_action(d, now)
-                if action is None:
-                    self.clock.wait(self.sched.wake, self._wait_s(now))
-                    continue
+            try:
+                with self.sched.lock:
+                    now = self.clock.now()
+                    action = None if self.paused else self.sched.next_action(d, now)
+                    if action is None:
+                        self.clock.wait(self.sched.wake, self._wait_s(now))
+                        continue
+            except Exception as e:  # a bug in the scheduler: the drive looks again
+                if self.stopping:
+                    return
+                log.exception("drive %d: choosing its next step failed", d)
+                self._rest_after(d, e)
+                continue
             try:
                 if action.kind == "plan":
                     assert action.batch is not None
@@ -222,10 +228,15 @@ class Drives:
                 log.exception("drive %d: %s failed", d, action.kind)
                 if action.job is not None:
                     self._read_broke(d, action.job, e)
-                with self.sched.lock:
-                    drive.activity = f"error: {e}"
-                with self.clock.idle():
-                    self.clock.stop.wait(1.0)
+                self._rest_after(d, e)
+
+    def _rest_after(self, d: int, e: Exception) -> None:
+        """Drive ``d`` shows the bug ``e`` and waits a second of real time
+        before it looks for work again."""
+        with self.sched.lock:
+            self.sched.drives[d].activity = f"error: {e}"
+        with self.clock.idle():
+            self.clock.stop.wait(1.0)
 
     def _plan(self, d: int, batch: list[Job]) -> None:
         try:
