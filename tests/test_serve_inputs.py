@@ -171,6 +171,44 @@ def test_tokens_and_clients_are_printable_ascii(tmp_path, line, field, char):
     assert GOOD not in message  # a secret is never echoed
 
 
+def test_a_client_name_longer_than_the_tables_hold_is_refused(tmp_path):
+    """PostgreSQL refuses a client name over 200 characters, which failed
+    every request of that client; the tokens file is refused instead."""
+    p = tmp_path / "tokens"
+    p.write_text(f"{'a' * 200} {GOOD}\n{'b' * 201} {GOOD}x\n")
+    with pytest.raises(SeekplanError, match=rf"^{p} line 2: client: 201 characters, at most 200$"):
+        load_tokens(p)
+
+
+def test_a_tape_name_longer_than_the_tables_hold_is_refused(tmp_path):
+    """A catalog's tape name over 200 characters failed, on PostgreSQL, every
+    request with a file on that tape; the catalog is refused instead, naming
+    the line and column."""
+    text = f"{HEADER}\n/a,T1,0,1\n/b,{'T' * 201},0,1\n"
+    with pytest.raises(SeekplanError, match=r"^c\.csv line 3: column 'tape': 201 characters"):
+        parse_catalog(text.splitlines(keepends=True), "c.csv")
+
+
+def test_the_longest_names_stage_on_either_database(tmp_path, db_url):
+    """A tape and a client name of 200 characters, the most the tables hold,
+    stage and complete (PostgreSQL checks the length, SQLite does not)."""
+    from fastapi.testclient import TestClient
+    from serve_support import make_service, wait_done
+
+    tape, client = "T" * 200, "c" * 200
+    cat = tmp_path / "catalog.csv"
+    cat.write_text(f"{HEADER}\n/a,{tape},0,1\n")
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"{client} {GOOD}\n")
+    app, svc = make_service(tmp_path, db_url, (cat, ["/a"]), tokens=str(tokens))
+    auth = {"Authorization": f"Bearer {GOOD}"}
+    with TestClient(app) as c:
+        r = c.post("/api/v1/stage", json={"files": [{"path": "/a"}]}, headers=auth)
+        assert r.status_code == 201, r.text
+        doc = wait_done(c, r.json()["requestId"], headers=auth)
+        assert doc["files"][0]["state"] == "COMPLETED"
+
+
 def test_a_bad_token_exits_2_through_the_cli(cli, tmp_path):
     cat = tmp_path / "catalog.csv"
     cat.write_text(f"{HEADER}\n/a,T1,0,1\n")
@@ -238,6 +276,9 @@ TRICKY_ROWS = [
     "/a/b,T1, 5,1",
     "/a/b,T1,0,9223372036854775808",
     "/a/b,T1,0,1,extra",
+    f"/a/b,{'T' * 200},0,1",  # the longest tape name the tables hold
+    f"/a/b,{'T' * 201},0,1",
+    f"/a/b,{'é' * 201},0,1",
 ]
 
 

@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from seekplan.errors import SeekplanError, quote
 from seekplan.io import MAX_INT, MAX_LINE_CHARS, capped_lines, check_header, dict_reader
+from seekplan.serve.db import NAME_MAX
 from seekplan.serve.path_index import PathIndex
 
 COLUMNS = ("path", "tape", "block", "size")
@@ -229,6 +230,10 @@ def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
             tape = (row.get("tape") or "").strip()
             if not tape:
                 raise SeekplanError(f"{where}: column 'tape' is empty")
+            if len(tape) > NAME_MAX:
+                raise SeekplanError(
+                    f"{where}: column 'tape': {len(tape)} characters, at most {NAME_MAX}"
+                )
             if path in entries:
                 raise SeekplanError(f"{where}: path {path!r} appears twice")
             entries[path] = Entry(
@@ -306,6 +311,7 @@ def _fast_catalog(p: Path) -> Catalog | None:
         pc.match_substring_regex(path, r"[\x00-\x1f\x7f]|//|(^|/)\.\.(/|$)|./$|\s$"),
     )
     bad = pc.or_(bad, pc.match_substring_regex(tape, r"^$|^\s|\s$"))
+    bad = pc.or_(bad, pc.greater(pc.utf8_length(tape), NAME_MAX))
     bad = pc.or_(bad, pc.or_(pc.less(block, 0), pc.less(size, 0)))
     if pc.any(bad).as_py() or pc.count_distinct(path).as_py() != table.num_rows:
         return None
@@ -340,6 +346,10 @@ def ltfs_catalog(root: str | Path, prefix: str = "/") -> Catalog:
         raise SeekplanError(f"{base}: not a directory of mounted LTFS volumes")
     entries = []
     for volume in sorted(p for p in base.iterdir() if p.is_dir()):
+        if len(volume.name) > NAME_MAX:
+            raise SeekplanError(
+                f"{volume}: a volume name of {len(volume.name)} characters, at most {NAME_MAX}"
+            )
         for f in scan(volume):
             if f.link is None and f.partition == DATA_PARTITION:
                 path = sanitise(f"{prefix}/{volume.name}/{f.path}")

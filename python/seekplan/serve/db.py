@@ -34,12 +34,16 @@ TERMINAL = frozenset({CANCELLED, FAILED, COMPLETED})
 STAGED_ROWS = sa.text(f"state = '{COMPLETED}'")
 #: The request column that counts each state.
 COUNT_COLUMN = {s: f"n_{s.lower()}" for s in STATES}
+#: Longest client or tape name the tables hold (PostgreSQL refuses a longer
+#: one, SQLite does not check): the tokens file and the catalog are checked
+#: against it at start, since a longer name failed every request it was in.
+NAME_MAX = 200
 
 requests = sa.Table(
     "requests",
     metadata,
     sa.Column("id", sa.String(36), primary_key=True),
-    sa.Column("client", sa.String(200), nullable=False, index=False),
+    sa.Column("client", sa.String(NAME_MAX), nullable=False, index=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("started_at", sa.Float, nullable=True),
     sa.Column("completed_at", sa.Float, nullable=True),
@@ -58,7 +62,7 @@ files = sa.Table(
     sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True),
     sa.Column("request_id", sa.String(36), sa.ForeignKey("requests.id"), nullable=False),
     sa.Column("path", sa.Text, nullable=False),
-    sa.Column("tape", sa.String(200), nullable=True),
+    sa.Column("tape", sa.String(NAME_MAX), nullable=True),
     sa.Column("block", sa.BigInteger, nullable=True),
     sa.Column("size", sa.BigInteger, nullable=True),
     sa.Column("state", sa.String(12), nullable=False),
