@@ -1,5 +1,5 @@
 """The drives: one worker thread per drive driving the backend, and a
-watchdog that ends reads past their deadline.
+watchdog that ends reads, mounts and unmounts past their deadline.
 
 Whatever a backend call does -- returns, raises a :class:`BackendError`,
 raises anything else, or never returns -- the file ends in a clear state:
@@ -7,22 +7,17 @@ COMPLETED, queued again under the ``retry:`` rule of its failure kind, or
 FAILED with the error text, and its slot in the tape system is freed
 (issue 35: a read error of another type left the file STARTED forever,
 dCache #7744). A drive that fails goes out of service for
-``drive_repair_s`` and its tape's files go to the other drives.
+``drive_repair_s`` and its tape's files go to the other drives; a drive
+whose call hangs is out of service until the call returns.
 
-A database that fails while a drive records a file's move is tried again
-until it answers (or the service stops, when the file stays STARTED and is
-read again after the restart): the move was lost before, and the file stayed
-STARTED with nothing left to finish it (seen once in CI under load,
-``test_every_injected_fault_ends_failed_with_its_reason[postgresql]``).
-A database that refuses a move outright (an error trying again cannot mend)
-fails the file with the database's reason instead: a read not yet begun
-under its retry rule, a read done as FAILED saying it was read; a failure
-whose text the database refuses is recorded with the refusal's text. A
-file leaves memory only once its database row has moved (the STARTED mark
-too), so a cancel during a drive's retry never sees the two disagree.
-Error texts from a backend are stored readable: a NUL byte (PostgreSQL's
-text refuses it, and the file stayed SUBMITTED) and lone surrogates are
-escaped, and a text is cut at :data:`ERROR_TEXT_MAX` characters.
+A file's moves are written through :class:`~seekplan.serve.moves.MoveWriter`
+(tried again while the database fails). A database that refuses a move
+outright fails the file with the database's reason instead: a read not yet
+begun under its retry rule, a read done as FAILED saying it was read; a
+failure whose text the database refuses is recorded with the refusal's
+text. A file leaves memory only once its database row has moved (the
+STARTED mark too), so a cancel during a drive's retry never sees the two
+disagree. Error texts are stored as :mod:`~seekplan.serve.failures` says.
 """
 
 from __future__ import annotations
@@ -32,18 +27,16 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import sqlalchemy as sa
-
 from seekplan.hardware import Hardware
-from seekplan.serve.backend import Backend, BackendError, ReadJob, positional_read_seconds
+from seekplan.serve.backend import Backend, ReadJob, positional_read_seconds
 from seekplan.serve.clock import Clock
 from seekplan.serve.db import COMPLETED, FAILED, STARTED, SUBMITTED
+from seekplan.serve.failures import FailedFile, Failure, failure_of
 from seekplan.serve.faults import ReadDeadline, RetryPolicy
 from seekplan.serve.metrics import Stats
-from seekplan.serve.problems import storage_detail
+from seekplan.serve.moves import MoveRefused, MoveWriter
 from seekplan.serve.scheduler import Job, Scheduler
 from seekplan.serve.store import Change, Store
 
@@ -51,63 +44,8 @@ from seekplan.serve.store import Change, Store
 FAILED_SHOWN = 50
 #: Longest real-time pause of the watchdog between two looks (seconds).
 WATCHDOG_POLL_S = 0.25
-#: Real seconds before a drive tries a failed database write again, the
-#: first time and at most (doubling in between): an outage of a second is
-#: written within 0.1 s of its end, a long one costs a try every 5 s.
-DB_RETRY_FIRST_S = 0.1
-DB_RETRY_MAX_S = 5.0
-#: Database errors a write is tried again after: the server or file is
-#: unreachable, busy or failing, or no pooled connection came free. Any
-#: other error is a refusal (:class:`MoveRefused`): the file fails saying so.
-TRANSIENT_DB_ERRORS = (sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
-#: Longest error text stored for a file: a request's status document lists
-#: every file's error, and a backend that put a whole log (megabytes) in its
-#: exception made a 10,000-file request's document gigabytes long; 2,000
-#: characters hold an OS error with its path or a traceback's last lines.
-ERROR_TEXT_MAX = 2_000
 
 log = logging.getLogger("seekplan.serve")
-
-
-@dataclass(frozen=True)
-class Failure:
-    """Why a backend call failed: the retry rule's kind and the error text."""
-
-    kind: str
-    error: str
-
-
-def storable_text(text: str) -> str:
-    """``text`` as every database stores it: NUL bytes and lone surrogates
-    escaped (backslashed), cut at :data:`ERROR_TEXT_MAX` characters."""
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8").replace("\x00", "\\x00")
-    if len(text) <= ERROR_TEXT_MAX:
-        return text
-    return f"{text[:ERROR_TEXT_MAX]}... ({len(text) - ERROR_TEXT_MAX:,} characters cut)"
-
-
-def failure_of(e: Exception) -> Failure:
-    """The failure an exception of a backend call stands for: its own kind
-    for a BackendError, ``other`` (with the exception's type) for anything
-    else; its text as the database can store it."""
-    if isinstance(e, BackendError):
-        return Failure(e.kind, storable_text(str(e) or type(e).__name__))
-    return Failure("other", storable_text(f"{type(e).__name__}: {e}"))
-
-
-class MoveRefused(Exception):
-    """The database refused a drive's write with an error that trying again
-    cannot mend; its text is the database's reason."""
-
-
-@dataclass(frozen=True)
-class FailedFile:
-    """A file that ended FAILED, for the status page."""
-
-    path: str
-    tape: str
-    error: str
-    at: float
 
 
 class Drives:
@@ -137,6 +75,8 @@ class Drives:
         self.deadline = deadline
         self.drive_repair_s = drive_repair_s
         self.mount_deadline_s = mount_deadline_s
+        #: The drives' writes of a file's move, tried again while the database fails.
+        self.moves = MoveWriter(store, sched, stats, clock, lambda: self.stopping)
         self.paused = False
         self.stopping = False
         self.threads: list[threading.Thread] = []
@@ -358,11 +298,11 @@ class Drives:
         as they are in the database (read again after a restart), logged."""
         if changes:
             try:
-                self._commit(changes, None)
+                self.moves.commit(changes, None)
             except MoveRefused as e:
                 error = f"FAILED, but the database refused its error text: {e}"
                 try:
-                    self._commit(
+                    self.moves.commit(
                         [(fid, rid, st, FAILED, error) for fid, rid, st, *_ in changes], None
                     )
                 except MoveRefused:
@@ -377,48 +317,6 @@ class Drives:
             self.failed.append(FailedFile(job.path, self.sched.tape_names[job.tape], error, now))
 
     # ---- the database ----------------------------------------------------------------
-
-    def _commit(
-        self, changes: Sequence[Change], d: int | None, pin: dict[int, str] | None = None
-    ) -> None:
-        """``store.transition(changes)``, tried again while the database
-        fails (drive ``d``'s status says so meanwhile) until it answers or
-        the service stops. The caller holds the store's lock once; it is
-        let go while the drive waits to try again, so that a stage request
-        meanwhile gets its own answer (its 503) rather than waiting for the
-        database behind the drive. A retry is safe: a failed transaction
-        moved nothing, or everything where only the commit's answer was lost
-        (the retry counts the files it finds moved), and a move is made only
-        where a file is still in its old state (a cancel that came first
-        wins). Any other error is a refusal: logged, counted and raised as
-        :class:`MoveRefused`."""
-        wait = DB_RETRY_FIRST_S
-        again = False
-        while True:
-            try:
-                self.store.transition(changes, time.time(), pin, again=again)
-                return
-            except TRANSIENT_DB_ERRORS as e:
-                if self.stopping:
-                    raise
-                problem = storage_detail(e)
-                log.warning("database write failed (%s); trying again in %g s", problem, wait)
-                self.stats.db_write_failures.inc()
-                if d is not None:
-                    with self.sched.lock:
-                        self.sched.drives[d].activity = f"database failing: {problem}"
-                self.store.wlock.release()
-                try:
-                    with self.clock.idle():
-                        self.clock.stop.wait(wait)
-                finally:
-                    self.store.wlock.acquire()
-                wait = min(2 * wait, DB_RETRY_MAX_S)
-                again = True
-            except Exception as e:
-                log.exception("the database refused a move to %s", changes[0][3])
-                self.stats.db_write_failures.inc()
-                raise MoveRefused(storable_text(storage_detail(e))) from e
 
     def evict(self, path: str) -> None:
         """Has the backend drop the buffer copy of ``path``; a backend that
@@ -462,7 +360,9 @@ class Drives:
                 my_id = self.read_ids[d]
             if fresh:
                 try:
-                    self._commit([(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], d)
+                    self.moves.commit(
+                        [(fid, rid, SUBMITTED, STARTED, None) for fid, rid in fresh], d
+                    )
                 except MoveRefused as e:
                     self._fail_or_retry(
                         d, job, Failure("other", f"the database refused to record the read: {e}")
@@ -534,7 +434,7 @@ class Drives:
             refused = None
             if rows:
                 try:
-                    self._commit(
+                    self.moves.commit(
                         [(fid, rid, st, COMPLETED, None) for fid, (rid, st) in rows], d, pin
                     )
                 except MoveRefused as e:
