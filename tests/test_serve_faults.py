@@ -199,6 +199,24 @@ def test_a_mount_that_hangs_is_given_up_and_its_tape_fails_with_the_reason(tmp_p
             assert len(down) == 2 and all("did not finish" in dr.activity for dr in down)
 
 
+def test_the_status_page_shows_how_long_a_mount_has_run(tmp_path, catalog):
+    """A mount still running (an LTO-9 first load may take 2 hours) shows on
+    the status page with its running time and when it will be given up."""
+    paths = catalog[1][:1]
+    # A clock at real speed: the 3-hour deadline stays far off.
+    app, svc = make(
+        tmp_path, str(tmp_path / "g.db"), catalog, time_scale=1.0, inject={"tapes": {"T0": "hang"}}
+    )
+    with TestClient(app) as c:
+        c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        deadline = time.monotonic() + 10
+        page = ""
+        while "mounting for" not in page and time.monotonic() < deadline:
+            time.sleep(0.01)
+            page = c.get("/").text
+        assert "mounting for" in page and "(given up at 3 h 0 min)" in page
+
+
 def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_back(
     tmp_path, catalog
 ):

@@ -102,7 +102,7 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
     )
     for d in snap["drives"]:
         out.append(
-            f"<tr><td>{d['drive']}</td><td>{e(d['tape'] or '-')}</td><td>{e(d['activity'])}</td>"
+            f"<tr><td>{d['drive']}</td><td>{e(d['tape'] or '-')}</td><td>{e(_activity(d))}</td>"
             f"<td>{e(d['file'] or '')}</td><td class='num'>{d['rate_mb_s']:.0f}</td></tr>"
         )
     out.append(
@@ -152,3 +152,14 @@ def render_page(snap: dict[str, Any], sitename: str) -> str:
         "<a href='/.well-known/wlcg-tape-rest-api'>discovery</a></p></body></html>"
     )
     return "".join(out)
+
+
+def _activity(drive: dict[str, Any]) -> str:
+    """A drive's activity, with how long its mount or unmount has run of
+    the most it may take."""
+    if drive["robot_s"] is None:
+        return str(drive["activity"])
+    return (
+        f"{drive['activity']} for {duration(drive['robot_s'])} "
+        f"(given up at {duration(drive['robot_deadline_s'])})"
+    )

@@ -52,6 +52,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                 if reading is not None and dr.read_estimate_s > 0
                 else 0.0
             )
+            robot = drives.robot_deadlines[dr.index]
             rows.append(
                 {
                     "drive": dr.index,
@@ -59,6 +60,12 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                     "activity": dr.activity,
                     "file": dr.current.path if dr.current is not None else None,
                     "rate_mb_s": rate,
+                    # How long its mount or unmount has run (an LTO-9 first
+                    # load calibrates for up to 2 hours), and its deadline.
+                    "robot_s": None
+                    if robot is None
+                    else now - (robot[0] - drives.mount_deadline_s),
+                    "robot_deadline_s": drives.mount_deadline_s,
                 }
             )
             if dr.current is not None and drives.deadlines[dr.index] is not None:
