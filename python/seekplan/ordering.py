@@ -49,7 +49,8 @@ class OrderResult:
     # BOUND_LIMIT requests or with bound=False), and total / bound - 1.
     lower_bound_s: float | None = None
     gap: float | None = None
-    # `best` only: why it stopped (optimal, gap, time, budget), seconds
+    # `best` only: why it stopped (optimal, gap, time, budget, cancelled,
+    # streaming: see docs/ordering.md), seconds
     # from its start to its best tour, and the CPU seconds of each phase.
     stopped_because: str | None = None
     time_to_best_s: float | None = None

@@ -87,9 +87,10 @@ class Drives:
         self.read_ids = [0] * len(sched.drives)
         #: Per drive: the virtual time its read must end by, and the job read.
         self.deadlines: list[tuple[float, Job] | None] = [None] * len(sched.drives)
-        #: Per drive: the virtual time its mount or unmount must end by, the
-        #: tape, and whether it is a mount.
-        self.robot_deadlines: list[tuple[float, int, bool] | None] = [None] * len(sched.drives)
+        #: Per drive: the virtual time its running mount or unmount began
+        #: (it is given up :attr:`mount_deadline_s` later), the tape, and
+        #: whether it is a mount.
+        self.robot_calls: list[tuple[float, int, bool] | None] = [None] * len(sched.drives)
 
     # ---- threads ---------------------------------------------------------------
 
@@ -223,14 +224,14 @@ class Drives:
         name = self.sched.tape_names[tape]
         with self.sched.lock:
             my_id = self.read_ids[d]
-            self.robot_deadlines[d] = (self.clock.now() + self.mount_deadline_s, tape, mount)
+            self.robot_calls[d] = (self.clock.now(), tape, mount)
         error: Exception | None = None
         try:
             (self.backend.mount if mount else self.backend.unmount)(d, name)
         except Exception as e:
             error = e
         with self.sched.lock:
-            self.robot_deadlines[d] = None
+            self.robot_calls[d] = None
             given_up = self.read_ids[d] != my_id
         if not given_up:
             if error is not None:
@@ -536,13 +537,14 @@ class Drives:
                     overdue.append((d, job, due - self.sched.drives[d].read_started))
                 elif nearest is None or due - now < nearest:
                     nearest = due - now
-            for d, call in enumerate(self.robot_deadlines):
+            for d, call in enumerate(self.robot_calls):
                 if call is None:
                     continue
-                due, tape, mount = call
+                started, tape, mount = call
+                due = started + self.mount_deadline_s
                 if now >= due:
                     self.read_ids[d] += 1
-                    self.robot_deadlines[d] = None
+                    self.robot_calls[d] = None
                     error = self._robot_timed_out(d, tape, mount, now)
                     if error is not None:
                         unmountable.append((tape, error))

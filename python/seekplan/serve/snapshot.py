@@ -52,7 +52,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                 if reading is not None and dr.read_estimate_s > 0
                 else 0.0
             )
-            robot = drives.robot_deadlines[dr.index]
+            robot = drives.robot_calls[dr.index]
             rows.append(
                 {
                     "drive": dr.index,
@@ -62,9 +62,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                     "rate_mb_s": rate,
                     # How long its mount or unmount has run (an LTO-9 first
                     # load calibrates for up to 2 hours), and its deadline.
-                    "robot_s": None
-                    if robot is None
-                    else now - (robot[0] - drives.mount_deadline_s),
+                    "robot_s": None if robot is None else now - robot[0],
                     "robot_deadline_s": drives.mount_deadline_s,
                 }
             )
