@@ -217,13 +217,15 @@ def test_the_status_page_shows_how_long_a_mount_has_run(tmp_path, catalog):
         assert "mounting for" in page and "(given up at 3 h 0 min)" in page
 
 
+@pytest.mark.parametrize("undo_fails", [False, True])
 def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_back(
-    tmp_path, catalog
+    tmp_path, catalog, undo_fails, caplog
 ):
     """A mount returns after the watchdog gave up on it: the cartridge is
     unmounted again (the scheduler has the drive empty), the drive is back
     in service, and the tape's files are read by a drive that mounts it in
-    time."""
+    time. An unmount that fails there (``undo_fails``) is logged, and the
+    drive comes back all the same."""
     paths = catalog[1][:8]
     app, svc = make(tmp_path, str(tmp_path / "l.db"), catalog, mount_deadline_s=200)
     real_mount, real_unmount = svc.backend.mount, svc.backend.unmount
@@ -241,6 +243,10 @@ def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_b
 
     def unmount(drive: int, tape: str) -> None:
         unmounted.append((drive, tape))
+        # The late mount's undo is that drive's first unmount of T1.
+        undo = bool(late) and (drive, tape) == (late[0], "T1")
+        if undo_fails and undo and unmounted.count((drive, tape)) == 1:
+            raise RuntimeError("the robot lost the cartridge")
         real_unmount(drive, tape)
 
     svc.backend.mount, svc.backend.unmount = mount, unmount
@@ -256,6 +262,7 @@ def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_b
         assert (late[0], "T1") in unmounted  # the late mount undone
         with svc.sched.lock:
             assert svc.sched.drives[late[0]].down_until is None
+    assert ("after a late mount failed" in caplog.text) == undo_fails
 
 
 def test_an_unmount_that_hangs_takes_only_its_drive_out(tmp_path, catalog):

@@ -112,6 +112,18 @@ def test_ltfs_paths_with_control_characters_are_refused(tmp_path):
     assert str(bad) in str(e.value) and r"control character ('\n')" in str(e.value)
 
 
+def test_an_ltfs_volume_named_longer_than_the_tables_hold_is_refused(tmp_path):
+    """A volume directory's name is its tape's name: over 200 characters it
+    is refused naming the volume, as a catalog's tape column is."""
+    _volume(tmp_path, "ok", 0)
+    long = tmp_path / ("V" * 201)
+    long.mkdir()
+    (long / "f").write_bytes(b"x" * 1000)
+    os.setxattr(long / "f", "user.ltfs.startblock", b"0")
+    with pytest.raises(SeekplanError, match=r"a volume name of 201 characters, at most 200"):
+        ltfs_catalog(tmp_path)
+
+
 def test_ltfs_file_names_that_are_not_utf8_are_refused(tmp_path):
     _volume(tmp_path, "ok", 0)
     raw = os.fsencode(tmp_path / "T1") + b"/caf\xe9"  # Latin-1, not UTF-8
