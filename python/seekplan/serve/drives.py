@@ -268,13 +268,21 @@ class Drives:
         if failure.kind == "drive":
             self._drive_failed(d, failure)
             return
-        rule = self.retry.rule(failure.kind)
         with self.sched.lock:
-            n = self.sched.mount_failed(d, tape, failure.kind, self.clock.now() + rule.backoff_s)
+            spent = self._count_mount_failure(d, tape, failure.kind, self.clock.now())
             self.notify()
-        self.stats.mount_failures.inc()
-        if n >= rule.attempts:
+        if spent:
             self._fail_tape(tape, failure.error)
+
+    def _count_mount_failure(self, d: int, tape: int, kind: str, now: float) -> bool:
+        """Drive ``d`` failed to mount ``tape`` (a ``kind`` failure): the tape
+        is free again after the rule's back-off, and the failure counted;
+        whether the rule's attempts are spent (the caller then fails the
+        tape's files, after letting go of the scheduler's lock, which it
+        holds here)."""
+        rule = self.retry.rule(kind)
+        self.stats.mount_failures.inc()
+        return self.sched.mount_failed(d, tape, kind, now + rule.backoff_s) >= rule.attempts
 
     def _fail_tape(self, tape: int, error: str) -> None:
         """The tape cannot be mounted: its queued files fail with ``error``."""
@@ -497,11 +505,7 @@ class Drives:
             f"{self.mount_deadline_s:,.0f} s; drive {d} is out of service until the call returns"
         )
         log.error("%s", error)
-        spent = False
-        if mount:
-            rule = self.retry.rule("mount")
-            spent = self.sched.mount_failed(d, tape, "mount", now + rule.backoff_s) >= rule.attempts
-            self.stats.mount_failures.inc()
+        spent = mount and self._count_mount_failure(d, tape, "mount", now)
         self._take_out(d, Failure("mount", error))
         return error if spent else None
 
