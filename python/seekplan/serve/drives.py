@@ -243,11 +243,16 @@ class Drives:
             except Exception:
                 log.exception("drive %d: unmounting tape %s after a late mount failed", d, name)
         with self.sched.lock:
-            drive = self.sched.drives[d]
-            drive.down_until = None  # the hung call returned: the drive is back
-            drive.activity = "empty"
-            self.notify()
+            self._back_in_service(d)
         return False
+
+    def _back_in_service(self, d: int) -> None:
+        """Drive ``d``'s call that the watchdog gave up on has returned: the
+        drive is back, empty. Caller holds the scheduler's lock."""
+        drive = self.sched.drives[d]
+        drive.down_until = None
+        drive.activity = "empty"
+        self.notify()
 
     def _drive_failed(self, d: int, failure: Failure) -> None:
         with self.sched.lock:
@@ -405,9 +410,7 @@ class Drives:
             given_up = self.read_ids[d] != my_id
             self.deadlines[d] = None
             if given_up:
-                drive.down_until = None  # the hung call returned: the drive is back
-                drive.activity = "empty"
-                self.notify()
+                self._back_in_service(d)
         if given_up:
             if failure is None and job.path not in self.store.disk:
                 self.evict(job.path)  # a late copy nobody counts on
