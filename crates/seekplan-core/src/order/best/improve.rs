@@ -2,7 +2,7 @@
 //! iterated local search, trials merged into the tour, and what a caller's
 //! time limit buys on top.
 
-use super::search::branch_and_bound;
+use super::search::{branch_and_bound, Length};
 use crate::atsp::Assignment;
 use crate::order::alpha::Effort;
 use crate::order::bnb::BNB_LIMIT;
@@ -127,8 +127,15 @@ pub(super) fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) =
-            branch_and_bound(problem, d, searched.as_deref(), root, None, watch, None);
+        let (order, optimal) = branch_and_bound(
+            problem,
+            d,
+            searched.as_deref(),
+            root,
+            None,
+            watch,
+            Length::Budgeted,
+        );
         proven = optimal;
         seeds.push(order);
     } else {
@@ -140,7 +147,7 @@ pub(super) fn improve(
     watch.offer(cheapest);
     // On a matrix a finished branch and bound leaves nothing to improve.
     let settled = proven && problem.is_matrix();
-    let alpha = reversals && d.is_stored() && n <= ALPHA_LIMIT && !settled && !watch.done();
+    let alpha = alpha_follows(d, reversals) && !settled && !watch.done();
     // Which α candidates are zero-α (what the walks follow), and what the
     // ascent's 1-tree says of each edge, if any.
     let (mut zero, mut edges, mut tree_bound) = (None, None, None);
@@ -206,8 +213,15 @@ pub(super) fn improve(
             // edges it leaves (see `EdgeBounds`) from the kicked tour: a
             // proof ends the search here, and where the budget ends it
             // first the tour it found may still be shorter.
-            let (order, optimal) =
-                branch_and_bound(problem, d, Some(&kicked), root, Some(edges), watch, None);
+            let (order, optimal) = branch_and_bound(
+                problem,
+                d,
+                Some(&kicked),
+                root,
+                Some(edges),
+                watch,
+                Length::Budgeted,
+            );
             proven = optimal;
             if d.tour(&order) < d.tour(&kicked) {
                 kicked = order;
@@ -274,6 +288,14 @@ pub(super) fn improve(
     candidates.extend(improved.into_iter().map(|o| (o, Moves::Locate)));
 }
 
+/// Whether `best`'s search on the costs `d` takes its moves from
+/// α-nearness candidates after the α ascent, unless a proof or the time
+/// ends it first: on nearly symmetric stored costs (`reversals`) of at
+/// most [`ALPHA_LIMIT`] nodes.
+pub(super) fn alpha_follows(d: &Dense, reversals: bool) -> bool {
+    reversals && d.is_stored() && d.len() <= ALPHA_LIMIT
+}
+
 /// Whether `tour` lies within [`NARROW_TREE_GAP`] of `watch`'s bound.
 fn near_tree_bound(watch: &Watch, d: &Dense, tour: &[usize]) -> bool {
     watch
@@ -320,7 +342,7 @@ fn prove_within_share(
             root,
             edges.as_ref(),
             watch,
-            Some(proof),
+            Length::ProofUntil(proof),
         );
         if d.tour(&order) < d.tour(kicked) {
             *kicked = order;

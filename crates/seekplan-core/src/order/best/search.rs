@@ -1,7 +1,7 @@
 //! `best`'s bound-first search: PATCH's tour and Or-opt on it, branch and
 //! bound where the gap is narrow, then the improving phases.
 
-use super::improve::improve;
+use super::improve::{alpha_follows, improve};
 use crate::atsp::Assignment;
 use crate::order::bnb::{Patience, BNB_LIMIT};
 use crate::order::dense::Dense;
@@ -88,7 +88,13 @@ pub(super) fn search(
         // Branch and bound from the patched tour's local optimum (its
         // root's own patched assignment is its first incumbent): where
         // the gap is narrow it often proves the optimum in a fraction
-        // of what the other phases would spend.
+        // of what the other phases would spend. Where the α ascent's
+        // stronger bound follows, briefly: it proves the rest.
+        let length = if alpha_follows(d, reversals) {
+            Length::Brief
+        } else {
+            Length::Budgeted
+        };
         let (order, optimal) = branch_and_bound(
             problem,
             d,
@@ -96,7 +102,7 @@ pub(super) fn search(
             root.as_ref(),
             None,
             watch,
-            None,
+            length,
         );
         proven = optimal;
         searched = Some(order);
@@ -127,13 +133,23 @@ pub(super) fn search(
     proven
 }
 
+/// How long one of `best`'s branch and bound searches goes on.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Length {
+    /// Its own budget, within the time left ([`Patience::Budgeted`]).
+    Budgeted,
+    /// A short try before a stronger bound ([`Patience::Brief`]).
+    Brief,
+    /// Without a budget of its own until then: a caller's time limit
+    /// spent on a proof.
+    ProofUntil(Instant),
+}
+
 /// BNB from `incumbent` (and the root assignment `root`, see
 /// [`patch::stored_assignment`]; `edges`, where the α ascent ran, leaves out
-/// the edges no cheaper tour takes) as one phase of `watch`, on its own budget
-/// within the time left, or, given `proof_until`, without one until then
-/// (a caller's time limit spent on a proof); whether it proved its tour
-/// optimal. On a matrix that proof is a bound the tour meets, which ends
-/// the search.
+/// the edges no cheaper tour takes) as one phase of `watch`, for `length`;
+/// whether it proved its tour optimal. On a matrix that proof is a bound
+/// the tour meets, which ends the search.
 pub(super) fn branch_and_bound(
     problem: &Problem,
     d: &Dense,
@@ -141,11 +157,12 @@ pub(super) fn branch_and_bound(
     root: Option<&Assignment>,
     edges: Option<&EdgeBounds>,
     watch: &mut Watch,
-    proof_until: Option<Instant>,
+    length: Length,
 ) -> (Vec<usize>, bool) {
-    let (stop, patience) = match proof_until {
-        None => (watch.stop(), Patience::Budgeted),
-        Some(until) => (watch.stop_at(until), Patience::UntilStop),
+    let (stop, patience) = match length {
+        Length::Budgeted => (watch.stop(), Patience::Budgeted),
+        Length::Brief => (watch.stop(), Patience::Brief),
+        Length::ProofUntil(until) => (watch.stop_at(until), Patience::UntilStop),
     };
     watch.phase("branch and bound");
     let (order, optimal) = bnb::plan_with(d, incumbent, root, edges, &stop, patience);
