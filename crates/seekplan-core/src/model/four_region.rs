@@ -129,15 +129,6 @@ impl FourRegionModel {
         &self.grid
     }
 
-    /// Seconds to rewind from `from` to BOT (linear in the longitudinal distance).
-    pub fn rewind(&self, from: Block) -> f64 {
-        if from.0 == 0 {
-            return 0.0;
-        }
-        let p = self.physical_of(from);
-        self.spec.rewind.at(p.lpos)
-    }
-
     fn physical_of(&self, block: Block) -> Physical {
         let (track, p) = self.grid.position(block);
         let direction = if track % 2 == 0 {
@@ -209,6 +200,15 @@ impl CostModel for FourRegionModel {
     /// A track length of blocks at the transfer rate.
     fn read_along_s(&self) -> Option<f64> {
         Some(self.track_blocks() * self.spec.block_bytes as f64 / self.spec.rate_bps)
+    }
+
+    /// On the drive's rewind line, linear in the longitudinal distance.
+    fn rewind_s(&self, from: Block) -> Option<f64> {
+        Some(if from.0 == 0 {
+            0.0
+        } else {
+            self.spec.rewind.at(self.physical_of(from).lpos)
+        })
     }
 }
 

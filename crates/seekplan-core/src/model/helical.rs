@@ -91,14 +91,6 @@ impl HelicalModel {
     fn fraction(&self, from: Block, to: Block) -> f64 {
         from.0.abs_diff(to.0) as f64 / self.capacity as f64
     }
-
-    /// Seconds to rewind from `from` to BOT.
-    pub fn rewind(&self, from: Block) -> f64 {
-        if from.0 == 0 {
-            return 0.0;
-        }
-        self.spec.rewind.at(self.fraction(from, Block(0)))
-    }
 }
 
 impl CostModel for HelicalModel {
@@ -162,6 +154,15 @@ impl CostModel for HelicalModel {
 
     fn along_follows_blocks(&self) -> bool {
         true
+    }
+
+    /// On the drive's rewind line, by the fraction of the tape to BOT.
+    fn rewind_s(&self, from: Block) -> Option<f64> {
+        Some(if from.0 == 0 {
+            0.0
+        } else {
+            self.spec.rewind.at(self.fraction(from, Block(0)))
+        })
     }
 }
 

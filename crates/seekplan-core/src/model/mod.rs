@@ -139,6 +139,14 @@ pub trait CostModel: Send + Sync {
         None
     }
 
+    /// Seconds to rewind from `from` to BOT where the drive times rewinds
+    /// on a line of their own (the helical drives of Johnson & Miller §5.4,
+    /// the four-region model); `None` where a rewind is the locate to block
+    /// 0. What a schedule that must end at BOT (before unload) spends last.
+    fn rewind_s(&self, _from: Block) -> Option<f64> {
+        None
+    }
+
     /// Seconds to stream forward from `from` to `to` (`to >= from`) by reading.
     fn read_through(&self, from: Block, to: Block) -> f64 {
         let blocks = to.0.saturating_sub(from.0);
@@ -216,5 +224,8 @@ impl<M: CostModel + ?Sized> CostModel for &M {
     }
     fn seek_line(&self) -> Option<SeekLine> {
         (**self).seek_line()
+    }
+    fn rewind_s(&self, from: Block) -> Option<f64> {
+        (**self).rewind_s(from)
     }
 }

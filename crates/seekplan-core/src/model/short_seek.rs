@@ -139,6 +139,11 @@ impl<M: CostModel> CostModel for ReadThrough<M> {
     fn along_follows_blocks(&self) -> bool {
         self.inner.along_follows_blocks()
     }
+
+    /// The wrapped drive's: a rewind never reads through.
+    fn rewind_s(&self, from: Block) -> Option<f64> {
+        self.inner.rewind_s(from)
+    }
 }
 
 impl<M: CostModel> LocatePos for ReadThrough<M> {

@@ -21,8 +21,17 @@ struct Positions<'p> {
     from: Vec<Pos>,
     /// Start of request j.
     to: Vec<Pos>,
-    /// The end position, if any.
-    end: Option<Pos>,
+    /// How the schedule ends, if it must end somewhere.
+    end: Option<End>,
+}
+
+/// Where a schedule timed from cached positions must end.
+enum End {
+    /// A locate to this position.
+    At(Pos),
+    /// A rewind the drive times on its own line: each request's cost to
+    /// end after it (see [`Problem::finish`]).
+    Rewind(Vec<f64>),
 }
 
 enum Source<'p> {
@@ -106,7 +115,10 @@ impl<'p> Dense<'p> {
             .map(|j| at(problem.logical(j)?))
             .collect::<Option<Vec<_>>>()?;
         let end = match problem.end_logical() {
-            Some(b) => Some(at(b)?),
+            Some(0) if model.rewind_s(Block(0)).is_some() => Some(End::Rewind(
+                (0..n).map(|i| problem.finish(Head::After(i))).collect(),
+            )),
+            Some(b) => Some(End::At(at(b)?)),
             None => None,
         };
         Some(Source::Positions(Positions {
@@ -141,10 +153,13 @@ impl<'p> Dense<'p> {
     }
 
     /// The cached position where the schedule must end, if costs are
-    /// timed from cached positions and it must end somewhere.
+    /// timed from cached positions and it ends by a locate there.
     pub(crate) fn cached_end(&self) -> Option<Pos> {
         match &self.source {
-            Source::Positions(p) => p.end,
+            Source::Positions(Positions {
+                end: Some(End::At(e)),
+                ..
+            }) => Some(*e),
             _ => None,
         }
     }
@@ -206,8 +221,9 @@ impl<'p> Dense<'p> {
             Source::Matrix(_) => unreachable!("a stored matrix is read by `cost` itself"),
             Source::Positions(p) => {
                 let to = if j == self.n {
-                    match p.end {
-                        Some(e) if i != j => e,
+                    match &p.end {
+                        Some(End::At(e)) if i != j => *e,
+                        Some(End::Rewind(costs)) if i != j => return costs[i],
                         _ => return 0.0,
                     }
                 } else {
@@ -463,10 +479,38 @@ impl PosJob for Cheapest<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::ampex;
     use super::*;
-    use crate::model::CostMatrix;
+    use crate::model::{CostMatrix, CostModel, Extent};
     use proptest::prelude::*;
     use std::borrow::Cow;
+
+    /// A schedule that must end at BOT, on a drive whose rewinds have a
+    /// line of their own, ends by that rewind: the same from cached
+    /// positions as in the stored matrix, and here cheaper than the locate
+    /// to block 0, so the sparse assignment reads that column in full.
+    #[test]
+    fn a_schedule_ending_at_bot_rewinds() {
+        let model = ampex();
+        let requests = (1..40u64)
+            .map(|k| Extent {
+                start: Block(k * 900 + 7),
+                bytes: 3 << 20,
+            })
+            .collect();
+        let problem = Problem::tape(&model, requests, Block(500), Some(Block(0))).unwrap();
+        let (cached, stored) = (Dense::on_demand(&problem), Dense::matrix(&problem));
+        assert!(cached.cached_positions().is_some());
+        assert!(cached.cached_end().is_none());
+        let n = problem.len();
+        for i in 0..n {
+            let from = Block(problem.head_logical(Head::After(i)).unwrap());
+            let rewind = model.rewind_s(from).unwrap();
+            assert_eq!(cached.cost(i, n), rewind);
+            assert_eq!(stored.cost(i, n), rewind);
+            assert!(rewind < model.locate(from, Block(0)), "request {i}");
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

@@ -258,7 +258,9 @@ impl<'a> Problem<'a> {
         }
     }
 
-    /// Seconds to position from `head` to the end position (0 with no end).
+    /// Seconds to position from `head` to the end position (0 with no end):
+    /// a locate, or to BOT the drive's rewind where it times rewinds apart
+    /// ([`crate::model::CostModel::rewind_s`]).
     pub fn finish(&self, head: Head) -> f64 {
         match &self.source {
             Source::Tape {
@@ -267,7 +269,11 @@ impl<'a> Problem<'a> {
                 start,
                 end,
                 ..
-            } => end.map_or(0.0, |e| model.locate(self.tape_head(head, *start, ends), e)),
+            } => end.map_or(0.0, |e| {
+                let from = self.tape_head(head, *start, ends);
+                let rewind = (e == Block(0)).then(|| model.rewind_s(from)).flatten();
+                rewind.unwrap_or_else(|| model.locate(from, e))
+            }),
             Source::Matrix {
                 matrix,
                 nodes,

@@ -4,16 +4,25 @@ use super::dense::Dense;
 use super::neighbours::Neighbours;
 use super::tour::Tour;
 use super::Problem;
-use crate::model::{CostMatrix, SerpentineModel, SerpentineSpec};
+use crate::model::{CostMatrix, HelicalModel, HelicalSpec, SerpentineModel, SerpentineSpec};
 
-/// The catalogued MLR1 drive with a nominal tape (its spec read from the
-/// package's devices.toml).
-pub(crate) fn mlr1() -> SerpentineModel {
+/// The model parameters of the catalogued drive `name` (from the package's
+/// devices.toml).
+fn catalogued<T: serde::de::DeserializeOwned>(name: &str) -> T {
     let devices = include_str!("../../../../python/seekplan/data/devices.toml");
     let doc: serde_json::Value = basic_toml::from_str(devices).expect("catalog parses");
-    let spec: SerpentineSpec =
-        serde_json::from_value(doc["drives"]["mlr1"]["params"].clone()).expect("a serpentine spec");
-    SerpentineModel::nominal(spec).expect("valid spec")
+    serde_json::from_value(doc["drives"][name]["params"].clone()).expect("a spec of its model")
+}
+
+/// The catalogued MLR1 drive with a nominal tape.
+pub(crate) fn mlr1() -> SerpentineModel {
+    SerpentineModel::nominal(catalogued::<SerpentineSpec>("mlr1")).expect("valid spec")
+}
+
+/// The catalogued Ampex DST 310: a helical drive whose rewinds have a line
+/// of their own.
+pub(crate) fn ampex() -> HelicalModel {
+    HelicalModel::new(catalogued::<HelicalSpec>("ampex-dst310")).expect("valid spec")
 }
 
 /// `f` on the closed tour (from node 0 back to it) over the cost matrix

@@ -80,7 +80,7 @@ fn helical_seeks_are_linear_in_distance_and_symmetric() {
         m.locate(Block(10), Block(1000)),
         m.locate(Block(1000), Block(10))
     );
-    assert!((m.rewind(Block(cap)) - 123.0).abs() < 1e-9);
+    assert!((m.rewind_s(Block(cap)).unwrap() - 123.0).abs() < 1e-9);
 }
 
 #[test]

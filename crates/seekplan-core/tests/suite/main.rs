@@ -9,6 +9,7 @@ mod calibration;
 mod common;
 mod config_shapes;
 mod corpus;
+mod end_at_bot;
 mod fuzz_configs;
 mod fuzz_geometry;
 mod fuzz_inputs;
