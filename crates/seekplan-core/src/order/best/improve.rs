@@ -2,8 +2,7 @@
 //! iterated local search, trials merged into the tour, and what a caller's
 //! time limit buys on top.
 
-use super::search::{branch_and_bound, Length};
-use crate::atsp::Assignment;
+use super::search::{branch_and_bound, Length, Scope, Searched};
 use crate::order::alpha::Effort;
 use crate::order::bnb::BNB_LIMIT;
 use crate::order::dense::Dense;
@@ -13,7 +12,7 @@ use crate::order::neighbours::Neighbours;
 use crate::order::watch::Watch;
 use crate::order::{
     alpha, bound, cta_sltf, ils, loss, merge, mpscan, mpscan_star, sltf, trials, walks, Head,
-    Options, Problem, MAX_ITERATIONS,
+    Options, MAX_ITERATIONS,
 };
 use crate::Moves;
 use std::time::Instant;
@@ -79,27 +78,32 @@ const ALPHA_LIMIT: usize = 500;
 const ALPHA_CANDIDATES: usize = 6;
 
 /// The improving phases once the patched tour's local optimum (and branch
-/// and bound from it, where the gap was narrow: `searched`, `proven` if it
-/// finished) left the gap open: constructive seeds, branch and bound from
-/// that local optimum when `bnb_after_seeds`, Or-opt on the cheapest,
-/// iterated local search, and on nearly symmetric matrices trials merged
-/// into the tour; then, while a caller's time limit holds, more kicks. Adds
-/// every tour to `candidates`. `sltf`: SLTF's order, where known.
-#[allow(clippy::too_many_arguments)]
+/// and bound from it, where the gap was narrow) left the gap open (see
+/// [`Searched`]): constructive seeds, branch and bound from that local
+/// optimum when it is still to run, Or-opt on the cheapest, iterated local
+/// search, and on nearly symmetric matrices trials merged into the tour;
+/// then, while a caller's time limit holds, more kicks. Adds every tour to
+/// `candidates`.
 pub(super) fn improve(
-    problem: &Problem,
-    d: &Dense,
+    scope: Scope,
     near: Neighbours,
     reversals: bool,
-    searched: Option<Vec<usize>>,
-    root: Option<&Assignment>,
-    bnb_after_seeds: bool,
-    mut proven: bool,
-    sltf: Option<Vec<usize>>,
+    searched: Searched,
     watch: &mut Watch,
-    options: &Options,
     candidates: &mut Vec<(Vec<usize>, Moves)>,
 ) {
+    let Scope {
+        problem,
+        d,
+        options,
+        ..
+    } = scope;
+    let Searched {
+        tour: searched,
+        bnb_after_seeds,
+        mut proven,
+        sltf,
+    } = searched;
     let n = problem.len();
     let deadline = watch.deadline();
     let stop = watch.stop();
@@ -127,15 +131,8 @@ pub(super) fn improve(
         // alone does (see `bnb::patched`): from the cheapest constructive
         // seed instead it gave up sooner on some batches and ended above
         // BNB. Both tours stay candidates.
-        let (order, optimal) = branch_and_bound(
-            problem,
-            d,
-            searched.as_deref(),
-            root,
-            None,
-            watch,
-            Length::Budgeted,
-        );
+        let (order, optimal) =
+            branch_and_bound(scope, searched.as_deref(), None, watch, Length::Budgeted);
         proven = optimal;
         seeds.push(order);
     } else {
@@ -213,15 +210,8 @@ pub(super) fn improve(
             // edges it leaves (see `EdgeBounds`) from the kicked tour: a
             // proof ends the search here, and where the budget ends it
             // first the tour it found may still be shorter.
-            let (order, optimal) = branch_and_bound(
-                problem,
-                d,
-                Some(&kicked),
-                root,
-                Some(edges),
-                watch,
-                Length::Budgeted,
-            );
+            let (order, optimal) =
+                branch_and_bound(scope, Some(&kicked), Some(edges), watch, Length::Budgeted);
             proven = optimal;
             if d.tour(&order) < d.tour(&kicked) {
                 kicked = order;
@@ -263,16 +253,7 @@ pub(super) fn improve(
             // bound for a proof, then kicks until it runs out or the tour
             // meets the target gap.
             if n <= BNB_LIMIT && !proven && !watch.done() {
-                prove_within_share(
-                    problem,
-                    d,
-                    &mut kicked,
-                    root,
-                    tree_bound,
-                    &mut edges,
-                    watch,
-                    limit,
-                );
+                prove_within_share(scope, &mut kicked, tree_bound, &mut edges, watch, limit);
             }
             if !watch.done() {
                 watch.phase("kicks");
@@ -319,17 +300,15 @@ fn near_tree_bound(watch: &Watch, d: &Dense, tour: &[usize]) -> bool {
 /// [`NARROW_TREE_GAP`] above the bound; that ascent's edges replace
 /// `edges` if its bound ends higher. `kicked` becomes branch and bound's
 /// tour where it is shorter.
-#[allow(clippy::too_many_arguments)]
 fn prove_within_share(
-    problem: &Problem,
-    d: &Dense,
+    scope: Scope,
     kicked: &mut Vec<usize>,
-    root: Option<&Assignment>,
     tree_bound: Option<f64>,
     edges: &mut Option<EdgeBounds>,
     watch: &mut Watch,
     limit: Instant,
 ) {
+    let d = scope.d;
     let now = Instant::now();
     let proof = now + limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
     if let Some(quick) = tree_bound.filter(|_| !near_tree_bound(watch, d, kicked)) {
@@ -345,10 +324,8 @@ fn prove_within_share(
     }
     if !watch.done() {
         let (order, _) = branch_and_bound(
-            problem,
-            d,
+            scope,
             Some(kicked),
-            root,
             edges.as_ref(),
             watch,
             Length::ProofUntil(proof),

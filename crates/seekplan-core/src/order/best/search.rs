@@ -69,6 +69,12 @@ pub(super) fn search(
     let mut first = patching
         .then(|| bnb::patched(d, &near, root.as_ref(), &stop))
         .flatten();
+    let scope = Scope {
+        problem,
+        d,
+        root: root.as_ref(),
+        options,
+    };
     // The tour branch and bound returns, where it ran; PATCH's otherwise:
     // the later phases' strongest seed.
     let mut searched = None;
@@ -95,33 +101,18 @@ pub(super) fn search(
         } else {
             Length::Budgeted
         };
-        let (order, optimal) = branch_and_bound(
-            problem,
-            d,
-            first.as_deref(),
-            root.as_ref(),
-            None,
-            watch,
-            length,
-        );
+        let (order, optimal) = branch_and_bound(scope, first.as_deref(), None, watch, length);
         proven = optimal;
         searched = Some(order);
     }
     if !watch.done() {
-        improve(
-            problem,
-            d,
-            near,
-            reversals,
-            searched.clone().or_else(|| first.clone()),
-            root.as_ref(),
-            n <= BNB_LIMIT && !narrow,
+        let before = Searched {
+            tour: searched.clone().or_else(|| first.clone()),
+            bnb_after_seeds: n <= BNB_LIMIT && !narrow,
             proven,
             sltf,
-            watch,
-            options,
-            candidates,
-        );
+        };
+        improve(scope, near, reversals, before, watch, candidates);
     } else if !watch.reached() {
         // Out of time before the seeds: SLTF's order at least, so the
         // result is never worse than it.
@@ -131,6 +122,31 @@ pub(super) fn search(
     candidates.extend(first.map(|o| (o, Moves::Locate)));
     candidates.extend(searched.map(|o| (o, Moves::Locate)));
     proven
+}
+
+/// What every phase of `best`'s search reads: the batch, its costs, the
+/// root assignment where it was solved (see [`patch::stored_assignment`])
+/// and the caller's options.
+#[derive(Clone, Copy)]
+pub(super) struct Scope<'s> {
+    pub(super) problem: &'s Problem<'s>,
+    pub(super) d: &'s Dense<'s>,
+    pub(super) root: Option<&'s Assignment>,
+    pub(super) options: &'s Options,
+}
+
+/// What the search left for the improving phases ([`improve`]).
+pub(super) struct Searched {
+    /// The tour they start from: branch and bound's where it ran, else the
+    /// patched tour's local optimum.
+    pub(super) tour: Option<Vec<usize>>,
+    /// Branch and bound runs from that tour after the seeds (the gap was
+    /// too wide for it to run first).
+    pub(super) bnb_after_seeds: bool,
+    /// An exact search proved its tour optimal.
+    pub(super) proven: bool,
+    /// SLTF's order, where known.
+    pub(super) sltf: Option<Vec<usize>>,
 }
 
 /// How long one of `best`'s branch and bound searches goes on.
@@ -145,20 +161,20 @@ pub(super) enum Length {
     ProofUntil(Instant),
 }
 
-/// BNB from `incumbent` (and the root assignment `root`, see
-/// [`patch::stored_assignment`]; `edges`, where the α ascent ran, leaves out
-/// the edges no cheaper tour takes) as one phase of `watch`, for `length`;
-/// whether it proved its tour optimal. On a matrix that proof is a bound
-/// the tour meets, which ends the search.
+/// BNB from `incumbent` (and `scope`'s root assignment; `edges`, where the
+/// α ascent ran, leaves out the edges no cheaper tour takes) as one phase
+/// of `watch`, for `length`; whether it proved its tour optimal. On a
+/// matrix that proof is a bound the tour meets, which ends the search.
 pub(super) fn branch_and_bound(
-    problem: &Problem,
-    d: &Dense,
+    scope: Scope,
     incumbent: Option<&[usize]>,
-    root: Option<&Assignment>,
     edges: Option<&EdgeBounds>,
     watch: &mut Watch,
     length: Length,
 ) -> (Vec<usize>, bool) {
+    let Scope {
+        problem, d, root, ..
+    } = scope;
     let (stop, patience) = match length {
         Length::Budgeted => (watch.stop(), Patience::Budgeted),
         Length::Brief => (watch.stop(), Patience::Brief),
