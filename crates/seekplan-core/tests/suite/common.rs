@@ -12,10 +12,15 @@ use seekplan_core::{Moves, Schedule};
 /// The catalog shipped with the Python package.
 pub const DEVICES: &str = include_str!("../../../../python/seekplan/data/devices.toml");
 
+/// The model parameters of a catalogued drive, as its model's spec.
+pub fn params<T: serde::de::DeserializeOwned>(name: &str) -> T {
+    let doc: serde_json::Value = basic_toml::from_str(DEVICES).expect("catalog parses");
+    serde_json::from_value(doc["drives"][name]["params"].clone()).expect("a spec of its model")
+}
+
 /// The serpentine spec of a catalogued drive.
 pub fn spec(name: &str) -> SerpentineSpec {
-    let doc: serde_json::Value = basic_toml::from_str(DEVICES).expect("catalog parses");
-    serde_json::from_value(doc["drives"][name]["params"].clone()).expect("a serpentine spec")
+    params(name)
 }
 
 /// A nominal tape in a catalogued drive.

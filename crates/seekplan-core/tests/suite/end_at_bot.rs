@@ -3,48 +3,21 @@
 //! four-region model) the last move is that rewind, and `best` stays exact
 //! and its bound valid under it.
 
+use crate::common;
 use proptest::prelude::*;
-use seekplan_core::model::{
-    Block, CostModel, Extent, FourRegionModel, FourRegionSpec, HelicalModel, HelicalSpec,
-    LinearSeek,
-};
+use seekplan_core::model::{Block, CostModel, Extent, FourRegionModel, HelicalModel};
 use seekplan_core::order::{run, Algorithm, Problem};
 use seekplan_core::{Moves, Schedule};
 
-fn line(startup_s: f64, full_s: f64) -> LinearSeek {
-    LinearSeek { startup_s, full_s }
-}
-
-/// The Ampex DST 310 of the catalog: rewinds a little faster than it seeks.
+/// The catalogued Ampex DST 310: rewinds a little faster than it seeks.
 fn ampex() -> HelicalModel {
-    HelicalModel::new(HelicalSpec {
-        capacity_bytes: 40_000_000_000,
-        block_bytes: 1_048_576,
-        rate_bps: 14_200_000.0,
-        seek: line(9.6, 26.2),
-        short_seek: None,
-        rewind: line(9.6, 24.1),
-    })
-    .unwrap()
+    HelicalModel::new(common::params("ampex-dst310")).unwrap()
 }
 
-/// Table 3's DLT4000: rewinds along the tape, whatever the track.
+/// The catalogued DLT4000 of J&M's Table 3: rewinds along the tape,
+/// whatever the track.
 fn dlt4000() -> FourRegionModel {
-    FourRegionModel::new(FourRegionSpec {
-        tracks: 64,
-        capacity_bytes: 20_000_000_000,
-        block_bytes: 32_768,
-        rate_bps: 1_270_000.0,
-        regions: [
-            line(21.0, 154.0),
-            line(31.0, 132.0),
-            line(21.0, 154.0),
-            line(31.0, 132.0),
-        ],
-        rewind: line(21.0, 147.0),
-        short_seek: None,
-    })
-    .unwrap()
+    FourRegionModel::new(common::params("dlt4000-t3")).unwrap()
 }
 
 /// Every order of `problem`'s requests: the cheapest schedule, locating or
