@@ -237,7 +237,7 @@ def test_a_mount_that_returns_after_its_deadline_is_undone_and_the_drive_comes_b
             late.append(drive)
             # Past the 200-s deadline until the watchdog gives up, then returns.
             until = time.monotonic() + 20
-            while svc.drives.robot_calls[drive] is not None and time.monotonic() < until:
+            while svc.drives.calls[drive] is not None and time.monotonic() < until:
                 svc.clock.sleep(50)
         real_mount(drive, tape)
 

@@ -27,6 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from seekplan.hardware import Hardware
@@ -46,6 +47,22 @@ FAILED_SHOWN = 50
 WATCHDOG_POLL_S = 0.25
 
 log = logging.getLogger("seekplan.serve")
+
+
+@dataclass(frozen=True)
+class WatchedCall:
+    """A backend call a drive is in, which the watchdog gives up on at
+    ``due`` (virtual seconds): a read of ``job``, or else a mount (or an
+    unmount, when not ``mount``) of ``tape``."""
+
+    #: When the call began and when it is given up (virtual seconds).
+    started: float
+    due: float
+    #: The job of a read; None for a mount or unmount.
+    job: Job | None = None
+    #: The tape a mount or unmount moves (unused for a read).
+    tape: int = -1
+    mount: bool = False
 
 
 class Drives:
@@ -82,15 +99,12 @@ class Drives:
         self.threads: list[threading.Thread] = []
         #: The most recent FAILED files, newest last.
         self.failed: collections.deque[FailedFile] = collections.deque(maxlen=FAILED_SHOWN)
-        #: Per drive: the number of its current read, bumped when the
-        #: watchdog gives up on it (a late return is then ignored).
-        self.read_ids = [0] * len(sched.drives)
-        #: Per drive: the virtual time its read must end by, and the job read.
-        self.deadlines: list[tuple[float, Job] | None] = [None] * len(sched.drives)
-        #: Per drive: the virtual time its running mount or unmount began
-        #: (it is given up :attr:`mount_deadline_s` later), the tape, and
-        #: whether it is a mount.
-        self.robot_calls: list[tuple[float, int, bool] | None] = [None] * len(sched.drives)
+        #: Per drive: the number of its current backend call, bumped when
+        #: the watchdog gives up on it (a late return is then ignored).
+        self.call_ids = [0] * len(sched.drives)
+        #: Per drive: the read, mount or unmount it is in under the
+        #: watchdog, if any.
+        self.calls: list[WatchedCall | None] = [None] * len(sched.drives)
 
     # ---- threads ---------------------------------------------------------------
 
@@ -223,16 +237,17 @@ class Drives:
         has it. Raises what the call raises, in time."""
         name = self.sched.tape_names[tape]
         with self.sched.lock:
-            my_id = self.read_ids[d]
-            self.robot_calls[d] = (self.clock.now(), tape, mount)
+            my_id = self.call_ids[d]
+            now = self.clock.now()
+            self.calls[d] = WatchedCall(now, now + self.mount_deadline_s, tape=tape, mount=mount)
         error: Exception | None = None
         try:
             (self.backend.mount if mount else self.backend.unmount)(d, name)
         except Exception as e:
             error = e
         with self.sched.lock:
-            self.robot_calls[d] = None
-            given_up = self.read_ids[d] != my_id
+            self.calls[d] = None
+            given_up = self.call_ids[d] != my_id
         if not given_up:
             if error is not None:
                 raise error
@@ -371,7 +386,7 @@ class Drives:
                     drive.head,
                     self.sched.session_bytes(d, job),
                 )
-                my_id = self.read_ids[d]
+                my_id = self.call_ids[d]
             if fresh:
                 try:
                     self.moves.commit(
@@ -400,15 +415,15 @@ class Drives:
                 t0 = self.clock.now()
                 drive.read_started, drive.read_estimate_s = t0, estimate
                 drive.activity = "reading"
-                self.deadlines[d] = (t0 + self.deadline.seconds(estimate), job)
+                self.calls[d] = WatchedCall(t0, t0 + self.deadline.seconds(estimate), job=job)
             self.backend.read(d, read)
         except Exception as e:
             failure = failure_of(e)
         if self.stopping:
             return  # left STARTED: read again after the restart
         with self.sched.lock:
-            given_up = self.read_ids[d] != my_id
-            self.deadlines[d] = None
+            given_up = self.call_ids[d] != my_id
+            self.calls[d] = None
             if given_up:
                 self._back_in_service(d)
         if given_up:
@@ -428,7 +443,7 @@ class Drives:
             with self.sched.lock:
                 if self.sched.drives[d].current is not job:
                     return
-                self.deadlines[d] = None
+                self.calls[d] = None
             self._fail_or_retry(d, job, failure_of(e))
 
     def _completed(self, d: int, job: Job) -> None:
@@ -534,29 +549,21 @@ class Drives:
         with self.sched.lock:
             now = self.clock.now()
             nearest = None
-            for d, entry in enumerate(self.deadlines):
-                if entry is None:
-                    continue
-                due, job = entry
-                if now >= due:
-                    self.read_ids[d] += 1
-                    self.deadlines[d] = None
-                    overdue.append((d, job, due - self.sched.drives[d].read_started))
-                elif nearest is None or due - now < nearest:
-                    nearest = due - now
-            for d, call in enumerate(self.robot_calls):
+            for d, call in enumerate(self.calls):
                 if call is None:
                     continue
-                started, tape, mount = call
-                due = started + self.mount_deadline_s
-                if now >= due:
-                    self.read_ids[d] += 1
-                    self.robot_calls[d] = None
-                    error = self._robot_timed_out(d, tape, mount, now)
-                    if error is not None:
-                        unmountable.append((tape, error))
-                elif nearest is None or due - now < nearest:
-                    nearest = due - now
+                if now < call.due:
+                    if nearest is None or call.due - now < nearest:
+                        nearest = call.due - now
+                    continue
+                self.call_ids[d] += 1
+                self.calls[d] = None
+                if call.job is not None:
+                    overdue.append((d, call.job, call.due - call.started))
+                    continue
+                error = self._robot_timed_out(d, call.tape, call.mount, now)
+                if error is not None:
+                    unmountable.append((call.tape, error))
         for tape, error in unmountable:
             self._fail_tape(tape, error)
         for d, job, limit in overdue:

@@ -52,7 +52,8 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                 if reading is not None and dr.read_estimate_s > 0
                 else 0.0
             )
-            robot = drives.robot_calls[dr.index]
+            call = drives.calls[dr.index]
+            robot = call if call is not None and call.job is None else None
             rows.append(
                 {
                     "drive": dr.index,
@@ -62,11 +63,11 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                     "rate_mb_s": rate,
                     # How long its mount or unmount has run (an LTO-9 first
                     # load calibrates for up to 2 hours), and its deadline.
-                    "robot_s": None if robot is None else now - robot[0],
+                    "robot_s": None if robot is None else now - robot.started,
                     "robot_deadline_s": drives.mount_deadline_s,
                 }
             )
-            if dr.current is not None and drives.deadlines[dr.index] is not None:
+            if dr.current is not None and call is not None and call.job is not None:
                 running = now - dr.read_started
                 if running > max(STUCK_MIN_S, stuck_factor * dr.read_estimate_s):
                     stuck.append(
