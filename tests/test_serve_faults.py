@@ -309,6 +309,22 @@ def test_an_ordering_that_fails_still_reads_the_batch(tmp_path, catalog):
         assert calls  # the ordering was asked, and failed
 
 
+@contextlib.contextmanager
+def _one_move_refused(tmp_path, db_url, catalog, move: str, error: Exception):
+    """A service whose first file fails its read and whose database refuses
+    the first write of a move to ``move`` with ``error``, after staging all
+    of the first tape's files: the client, the service and the files by path,
+    once the request is done (and that one move was refused)."""
+    paths = catalog[1]
+    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
+    refused = refuse_moves(svc, move, error)
+    with TestClient(app) as c:
+        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
+        files = by_path(wait_done(c, rid.json()["requestId"]))
+        assert refused == [move]
+        yield c, svc, files
+
+
 @pytest.mark.parametrize("move", ["STARTED", "COMPLETED", "FAILED"])
 def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     tmp_path, db_url, catalog, move
@@ -319,13 +335,9 @@ def test_a_database_failing_as_a_drive_records_a_move_is_tried_again(
     state -- none is left STARTED (a lost write once left a file STARTED
     for good, seen in CI under load)."""
     paths = catalog[1]
-    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
     lost = Exception("server closed the connection")
-    refused = refuse_moves(svc, move, sa.exc.OperationalError("UPDATE", {}, lost))
-    with TestClient(app) as c:
-        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
-        files = by_path(wait_done(c, rid.json()["requestId"]))
-        assert refused == [move]
+    error = sa.exc.OperationalError("UPDATE", {}, lost)
+    with _one_move_refused(tmp_path, db_url, catalog, move, error) as (c, svc, files):
         assert svc.stats.db_write_failures._value.get() == 1
         assert files[paths[0]]["state"] == "FAILED" and "media error" in files[paths[0]]["error"]
         assert all(files[p]["state"] == "COMPLETED" for p in paths[1:])
@@ -344,13 +356,9 @@ def test_a_database_refusing_a_drives_move_outright_still_ends_the_file(
     state, and nothing is left SUBMITTED or STARTED (a refused STARTED move
     left the file SUBMITTED in the database and gone from memory)."""
     paths = catalog[1]
-    app, svc = make(tmp_path, db_url, catalog, inject={"files": {paths[0]: "read_error"}})
     bad = Exception("value out of range")
-    refused = refuse_moves(svc, move, sa.exc.DataError("UPDATE", {}, bad))
-    with TestClient(app) as c:
-        rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
-        files = by_path(wait_done(c, rid.json()["requestId"]))
-        assert refused == [move]
+    error = sa.exc.DataError("UPDATE", {}, bad)
+    with _one_move_refused(tmp_path, db_url, catalog, move, error) as (c, svc, files):
         states = {p: f["state"] for p, f in files.items()}
         assert set(states.values()) <= {"COMPLETED", "FAILED"}
         refused_files = [p for p, f in files.items() if "value out of range" in f.get("error", "")]
