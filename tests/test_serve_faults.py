@@ -86,6 +86,14 @@ def refuse_moves(
     return refused
 
 
+def wait_for_a_refused_write(svc, deadline: float) -> None:
+    """Waits (until ``deadline``, monotonic) for ``svc``'s drives to count a
+    database write that failed, and checks that one did."""
+    while svc.stats.db_write_failures._value.get() < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert svc.stats.db_write_failures._value.get() >= 1
+
+
 def failed_total(c) -> float:
     text = c.get("/metrics").text
     return float(re.search(r"^seekplan_stage_files_failed_total (\S+)$", text, re.M).group(1))
@@ -520,9 +528,7 @@ def test_a_cancel_while_a_drive_waits_to_record_a_read_start_ends_the_file(tmp_p
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
         deadline = time.monotonic() + 30
-        while svc.stats.db_write_failures._value.get() < 1 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert svc.stats.db_write_failures._value.get() >= 1  # the drive is waiting
+        wait_for_a_refused_write(svc, deadline)  # the drive is waiting
         assert c.post(f"{API}/stage/{rid}/cancel", json={"paths": paths}).status_code == 200
         answers.set()
         files = by_path(wait_done(c, rid))
@@ -548,10 +554,7 @@ def test_a_service_stopping_while_a_drive_waits_for_the_database_reads_the_file_
     with TestClient(app) as c:
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
-        deadline = time.monotonic() + 30
-        while svc.stats.db_write_failures._value.get() < 1 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert svc.stats.db_write_failures._value.get() >= 1
+        wait_for_a_refused_write(svc, time.monotonic() + 30)
         t0 = time.monotonic()
     assert time.monotonic() - t0 < 10  # the stop did not wait for the database
     app, svc = make(tmp_path, db, catalog)
