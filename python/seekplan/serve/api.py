@@ -28,7 +28,7 @@ from seekplan.errors import SeekplanError
 from seekplan.io import read_text
 from seekplan.serve.catalog import sanitise
 from seekplan.serve.config import duration_s
-from seekplan.serve.db import NAME_MAX
+from seekplan.serve.db import name_too_long
 from seekplan.serve.page import render_page
 from seekplan.serve.problems import install as install_problem_handlers
 from seekplan.serve.problems import problem
@@ -64,10 +64,8 @@ def load_tokens(path: str | Path) -> dict[str, str]:
                     f"{p} line {n}: {field}: character {bad.start() + 1} is "
                     f"U+{ord(bad.group()):04X}; expected printable ASCII"
                 )
-        if len(client) > NAME_MAX:
-            raise SeekplanError(
-                f"{p} line {n}: client: {len(client)} characters, at most {NAME_MAX}"
-            )
+        if too_long := name_too_long(client):
+            raise SeekplanError(f"{p} line {n}: client: {too_long}")
         if len(token) < 16:
             raise SeekplanError(f"{p} line {n}: token of {client!r} is shorter than 16 characters")
         if token in tokens:

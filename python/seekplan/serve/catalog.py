@@ -26,7 +26,7 @@ import pyarrow as pa
 
 from seekplan.errors import SeekplanError, quote
 from seekplan.io import MAX_INT, MAX_LINE_CHARS, capped_lines, check_header, dict_reader
-from seekplan.serve.db import NAME_MAX
+from seekplan.serve.db import NAME_MAX, name_too_long
 from seekplan.serve.path_index import PathIndex
 
 COLUMNS = ("path", "tape", "block", "size")
@@ -230,10 +230,8 @@ def parse_catalog(lines: Iterable[str], origin: str = "catalog") -> Catalog:
             tape = (row.get("tape") or "").strip()
             if not tape:
                 raise SeekplanError(f"{where}: column 'tape' is empty")
-            if len(tape) > NAME_MAX:
-                raise SeekplanError(
-                    f"{where}: column 'tape': {len(tape)} characters, at most {NAME_MAX}"
-                )
+            if too_long := name_too_long(tape):
+                raise SeekplanError(f"{where}: column 'tape': {too_long}")
             if path in entries:
                 raise SeekplanError(f"{where}: path {path!r} appears twice")
             entries[path] = Entry(
@@ -346,10 +344,8 @@ def ltfs_catalog(root: str | Path, prefix: str = "/") -> Catalog:
         raise SeekplanError(f"{base}: not a directory of mounted LTFS volumes")
     entries = []
     for volume in sorted(p for p in base.iterdir() if p.is_dir()):
-        if len(volume.name) > NAME_MAX:
-            raise SeekplanError(
-                f"{volume}: a volume name of {len(volume.name)} characters, at most {NAME_MAX}"
-            )
+        if too_long := name_too_long(volume.name):
+            raise SeekplanError(f"{volume}: a volume name of {too_long}")
         for f in scan(volume):
             if f.link is None and f.partition == DATA_PARTITION:
                 path = sanitise(f"{prefix}/{volume.name}/{f.path}")

@@ -39,6 +39,13 @@ COUNT_COLUMN = {s: f"n_{s.lower()}" for s in STATES}
 #: against it at start, since a longer name failed every request it was in.
 NAME_MAX = 200
 
+
+def name_too_long(name: str) -> str | None:
+    """Why ``name`` cannot be a client or tape name (its length against
+    :data:`NAME_MAX`), or None when it fits."""
+    return f"{len(name)} characters, at most {NAME_MAX}" if len(name) > NAME_MAX else None
+
+
 requests = sa.Table(
     "requests",
     metadata,
