@@ -2,10 +2,13 @@
 patterns x sizes x seeds, one row each (total, CPU, why it stopped), and the sums. To
 compare two builds, run it on the first with ``--json before.json`` and on the second
 with ``--against before.json``: it then prints only the matrices whose total, stop
-reason or CPU (by more than 10 ms) changed, and both sums.
+reason or CPU (by more than 10 ms) changed, and both sums. ``--dimacs`` runs the DIMACS
+ATSP families of `atsp_families.py` instead (every family x sizes x seeds, a closed tour
+from node 0), the check that a change to `best` keeps their tours.
 
     python benchmarks/bench_seek_sweep.py [--drives lto9,ibm3590] [--sizes 316,1000]
-        [--patterns uniform,gaussian,half] [--seeds 1-3] [--json OUT] [--against OLD]
+        [--patterns uniform,gaussian,half] [--seeds 1-3] [--dimacs] [--json OUT]
+        [--against OLD]
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import json
 from pathlib import Path
 
+from atsp_families import FAMILIES, instance
 from seek_matrices import seek_matrix
 
 import seekplan
@@ -33,15 +37,26 @@ def _runs(drives: list[str], patterns: list[str], sizes: list[int], seeds: range
                     matrix = seek_matrix(pattern, n, seed, drive)
                     r = seekplan.order_matrix(matrix, algo="best", start=n)
                     key = f"{drive} {pattern} {n} {seed}"
-                    rows[key] = {
-                        "total": r.positioning_s,
-                        "cpu": r.cpu_s,
-                        "stop": r.stopped_because,
-                    }
-                    print(
-                        f"{key}: {r.positioning_s:.6f} s, {r.cpu_s:.3f} s CPU, {r.stopped_because}",
-                        flush=True,
-                    )
+                    rows[key] = _row(key, r)
+    return rows
+
+
+def _row(key: str, r: seekplan.OrderResult) -> dict:
+    """One matrix's row (printed as it comes): total, CPU and stop reason."""
+    print(f"{key}: {r.positioning_s:.6f} s, {r.cpu_s:.3f} s CPU, {r.stopped_because}", flush=True)
+    return {"total": r.positioning_s, "cpu": r.cpu_s, "stop": r.stopped_because}
+
+
+def _dimacs_runs(sizes: list[int], seeds: range) -> dict:
+    """Total, CPU and stop reason of `best` on each DIMACS instance (a closed
+    tour from node 0), keyed by its name."""
+    rows = {}
+    for n in sizes:
+        for family in FAMILIES:
+            for seed in seeds:
+                r = seekplan.order_matrix(instance(family, n, seed), algo="best", start=0, end=0)
+                key = f"{family} {n} {seed}"
+                rows[key] = _row(key, r)
     return rows
 
 
@@ -79,17 +94,17 @@ def main() -> None:
     parser.add_argument("--patterns", default="uniform,gaussian,half")
     parser.add_argument("--sizes", default="316,1000")
     parser.add_argument("--seeds", default="1-3", help="FIRST-LAST")
+    parser.add_argument("--dimacs", action="store_true", help="the DIMACS families instead")
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--against", help="rows of an earlier run to compare with")
     args = parser.parse_args()
     require_release_build()
     first, last = (int(x) for x in args.seeds.split("-"))
-    rows = _runs(
-        args.drives.split(","),
-        args.patterns.split(","),
-        [int(n) for n in args.sizes.split(",")],
-        range(first, last + 1),
-    )
+    sizes, seeds = [int(n) for n in args.sizes.split(",")], range(first, last + 1)
+    if args.dimacs:
+        rows = _dimacs_runs(sizes, seeds)
+    else:
+        rows = _runs(args.drives.split(","), args.patterns.split(","), sizes, seeds)
     print(_sums(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

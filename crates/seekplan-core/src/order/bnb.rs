@@ -59,8 +59,8 @@ pub(crate) enum Patience {
 /// 1.50 -> 1.19 s at 100 files and 5.20 -> 4.54 s at 316, the same totals
 /// and proofs (a few batches the first search proved at once now take the
 /// ascent: LTO-9 gaussian 100 seed 1, 0.020 -> 0.036 s); the DIMACS
-/// families at 100 and 316 nodes (seeds 1-3) ended on the same tours in
-/// 74.7 -> 73.8 s. With 50 reads the 100-file sweep took 1.03 s, but DIMACS
+/// families at 100 and 316 nodes (seeds 1-3, `bench_seek_sweep.py
+/// --dimacs`) ended on the same tours in 74.7 -> 73.8 s. With 50 reads the 100-file sweep took 1.03 s, but DIMACS
 /// coin at 316 nodes, which the first search proves in 20-40 ms, 0.21-0.25
 /// s; with 300, 1.15 s and 5.14 s at 316 (2026-11-29).
 const BRIEF_READS: f64 = 500.0;
