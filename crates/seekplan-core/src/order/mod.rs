@@ -12,6 +12,7 @@ mod edge_sums;
 mod fifo;
 mod ils;
 mod kopt;
+mod line_fit;
 mod lk;
 mod local_search;
 mod loss;

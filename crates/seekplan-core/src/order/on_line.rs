@@ -34,8 +34,10 @@ use crate::model::SeekLine;
 /// 20,000,000 (`bench_seek_line.py --sizes 100,1000,5000`, the same totals
 /// and stop reasons): 5,000 reads 0.24-0.33 -> 0.03-0.04 s of `best`;
 /// 20,000 and 100,000 reads (Sony DTF uniform) 0.41 -> 0.07 s and
-/// 0.56 -> 0.17 s.
-const JOIN_WORK: usize = 2_000_000;
+/// 0.56 -> 0.17 s. (2,000,000 tried only 999 of the 1,000 ends of a batch
+/// of 1,000 reads, 2,001 places, and fell back to that weaker bound:
+/// 2-3 % below the order on `bench_linear_seek.py`'s matrices.)
+const JOIN_WORK: usize = 2_001_000;
 
 /// Steps of the Euler walk allowed per place and read: reads that pile up
 /// (every read covering most of the tape) would need a walk of reads ×
@@ -55,6 +57,10 @@ pub(crate) struct OnSeekLine {
     pub head: u64,
     /// Each read's (start, end) blocks.
     pub reads: Vec<(u64, u64)>,
+    /// Seconds any locate may cost less than the line says: 0 on a model's
+    /// own line, the most a matrix's rounded costs fall short of the line
+    /// fitted through them ([`super::line_fit`]).
+    pub slack_s: f64,
 }
 
 /// A short-travel order of reads on a line, and the least travel of any.
@@ -197,7 +203,7 @@ impl Links {
 }
 
 /// Orders of the reads on a seek line and a lower bound on the positioning
-/// of every locate order: the order of least travel and, where some read
+/// of every locate order (less the line's slack for each move): the order of least travel and, where some read
 /// starts where another read or the head ends, the least-travel order of
 /// the chains such reads form. An order is optimal when its positioning
 /// meets the bound (the first always is when no read starts where another
@@ -206,7 +212,8 @@ pub(crate) fn plan(on: &OnSeekLine) -> Option<(Vec<Vec<usize>>, f64)> {
     let (head, reads) = (on.head, on.reads.as_slice());
     let found = shortest(head, reads)?;
     let links = Links::new(head, reads);
-    let bound = on.line.least(reads.len() - links.count(), found.least);
+    let slack = on.slack_s * reads.len() as f64;
+    let bound = on.line.least(reads.len() - links.count(), found.least) - slack;
     let mut orders = vec![found.order];
     if links.count() > 0 {
         orders.extend(chained(head, reads, &links));
@@ -412,19 +419,19 @@ impl Places {
     }
 }
 
-/// Union-find over places.
-struct Parts {
+/// Union-find over places (also the matrix fit's, [`super::line_fit`]).
+pub(super) struct Parts {
     parent: Vec<usize>,
 }
 
 impl Parts {
-    fn new(n: usize) -> Self {
+    pub(super) fn new(n: usize) -> Self {
         Parts {
             parent: (0..n).collect(),
         }
     }
 
-    fn root(&mut self, mut v: usize) -> usize {
+    pub(super) fn root(&mut self, mut v: usize) -> usize {
         while self.parent[v] != v {
             self.parent[v] = self.parent[self.parent[v]];
             v = self.parent[v];
@@ -433,7 +440,7 @@ impl Parts {
     }
 
     /// Joins the parts of `a` and `b`; whether they were apart.
-    fn join(&mut self, a: usize, b: usize) -> bool {
+    pub(super) fn join(&mut self, a: usize, b: usize) -> bool {
         let (ra, rb) = (self.root(a), self.root(b));
         self.parent[ra] = rb;
         ra != rb

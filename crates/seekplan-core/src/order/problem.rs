@@ -3,6 +3,7 @@
 //! [`CostModel`] or from an explicit [`CostMatrix`].
 
 use super::bound::Relaxation;
+use super::line_fit;
 use super::on_line::OnSeekLine;
 use crate::atsp::{sparse_assignment_within, Assignment, Costs};
 use crate::model::{classify, Block, CostMatrix, CostModel, Extent, Physical, SeekClass};
@@ -115,8 +116,11 @@ impl<'a> Problem<'a> {
 
     /// The model's seek line, the head's block and each request's (start,
     /// end) blocks, when the costs lie on a [`crate::model::SeekLine`] and
-    /// the schedule may end anywhere ([`super::on_line`] orders these exactly).
-    pub(crate) fn on_seek_line(&self) -> Option<OnSeekLine> {
+    /// the schedule may end anywhere ([`super::on_line`] orders these
+    /// exactly); for a matrix, the line fitted through its costs, if they
+    /// lie on one ([`super::line_fit`], O(n²); `None` once `stop` is
+    /// reached).
+    pub(crate) fn on_seek_line(&self, stop: &Stop) -> Option<OnSeekLine> {
         match &self.source {
             Source::Tape {
                 model,
@@ -130,7 +134,13 @@ impl<'a> Problem<'a> {
                     line: model.seek_line()?,
                     head: start.0,
                     reads: reads.collect(),
+                    slack_s: 0.0,
                 })
+            }
+            Source::Matrix { end: None, .. } => {
+                let n = self.len();
+                let head = |u: usize| if u == n { Head::Start } else { Head::After(u) };
+                line_fit::fit(n, stop, |u, out| self.locate_row(head(u), out))
             }
             _ => None,
         }

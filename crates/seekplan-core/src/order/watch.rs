@@ -178,7 +178,12 @@ impl Watch {
     /// How far a tour of this positioning cost lies above the bound, as a
     /// fraction of its total (reads included); None without a bound.
     pub(crate) fn open_gap(&self, positioning: f64) -> Option<f64> {
-        let b = self.bound?;
+        self.gap_above(self.bound?, positioning)
+    }
+
+    /// How far a tour of this positioning cost lies above the positioning
+    /// bound `b`, as a fraction of the tour's total.
+    pub(crate) fn gap_above(&self, b: f64, positioning: f64) -> Option<f64> {
         let total = positioning + self.reads;
         (total > 0.0).then(|| (positioning - b) / total)
     }

@@ -185,8 +185,15 @@ fn a_time_limit_buys_branch_and_bound_a_proof() {
 /// Files along a tape read as a line, node 0 the head: a locate costs a
 /// startup plus the distance from the end of one file to the start of the
 /// next (in milliseconds). Both the assignment and the quick α ascent's
-/// bounds are weak on such costs.
+/// bounds are weak on such costs, and rounded to the millisecond the line
+/// fitted through them (`line_fit`) leaves a slack that cannot prove the
+/// order.
 fn files_on_a_line(n: usize, seed: u64) -> CostMatrix<'static> {
+    line_matrix(n, seed, |ms| ms.round())
+}
+
+/// [`files_on_a_line`]'s costs, each passed through `finish`.
+fn line_matrix(n: usize, seed: u64, finish: impl Fn(f64) -> f64) -> CostMatrix<'static> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let files: Vec<(f64, f64)> = (0..n)
         .map(|k| {
@@ -205,11 +212,35 @@ fn files_on_a_line(n: usize, seed: u64) -> CostMatrix<'static> {
             if i == j {
                 0.0
             } else {
-                ((5.0 + (files[j].0 - files[i].1).abs()) * 1000.0).round()
+                finish((5.0 + (files[j].0 - files[i].1).abs()) * 1000.0)
             }
         })
         .collect();
     CostMatrix::from_flat(n, Cow::Owned(flat)).unwrap()
+}
+
+/// The same files with their costs unrounded lie exactly on a line:
+/// `best` fits it while computing its bound, takes the line's exact order
+/// and stops there, proven optimal, without a search.
+#[test]
+fn a_matrix_on_a_line_is_ordered_on_it_and_proven() {
+    for seed in 0..5 {
+        for n in [40, 300] {
+            let matrix = line_matrix(n, seed, |ms| ms);
+            let (s, _) =
+                order_matrix_with(&matrix, 0, None, Algorithm::Best, &with_bound()).unwrap();
+            let report = s.search.unwrap();
+            assert_eq!(
+                report.stopped_because,
+                StopReason::Optimal,
+                "{n} seed {seed}"
+            );
+            let phases: Vec<&str> = report.phases.iter().map(|p| p.0).collect();
+            assert_eq!(phases, ["bound"], "{n} seed {seed}");
+            let bound = s.lower_bound_s.unwrap();
+            assert!(s.total_s <= bound * (1.0 + 1e-9), "{n} seed {seed}");
+        }
+    }
 }
 
 /// Where the quick ascent leaves its bound well below the tour, a time

@@ -171,9 +171,13 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
                 sltf::plan_with(&d)
             })
         });
-        // Costs along a line: the exact orders and their bound first.
-        let line = problem.on_seek_line();
-        if line.is_some() {
+        // Costs along a line: the exact orders and their bound first. A
+        // matrix is fitted to find out, in O(n²): part of its bound.
+        if problem.is_matrix() {
+            watch.phase("bound");
+        }
+        let line = problem.on_seek_line(&stop);
+        if line.is_some() && !problem.is_matrix() {
             watch.phase("line");
         }
         if let Some((orders, bound)) = line.as_ref().and_then(on_line::plan) {
