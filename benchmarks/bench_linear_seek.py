@@ -2,11 +2,14 @@
 startup plus the distance, cost(i -> j) = STARTUP_S + |start of j - end of i|. Files
 start uniformly on [0, LENGTH] and are 0.1 to LENGTH / n long; node n is the head, at a
 uniform position; the path ends anywhere (column n is 0). Costs are rounded to
-milliseconds (integers, as LKH-3 takes them). One row per instance: `best`'s total,
-CPU, stop reason and gap to its bound, LKH-3's total and time (elkai, an optional
-non-commercial extra: pip install -e '.[bench-lkh]'; left out without it).
+milliseconds (integers, as LKH-3 takes them); with ``--unrounded`` they are left as
+the model gives them (milliseconds, not whole), and LKH-3 is not run. One row per
+instance: `best`'s total, CPU, stop reason and gap to its bound, LKH-3's total and
+time (elkai, an optional non-commercial extra: pip install -e '.[bench-lkh]'; left
+out without it).
 
     python benchmarks/bench_linear_seek.py [--sizes 100,300] [--seeds 1-3] [--time-limit S]
+        [--unrounded]
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ STARTUP_S = 5.0
 LENGTH = 1000.0
 
 
-def linear_matrix(n: int, seed: int) -> np.ndarray:
-    """The (n + 1)² matrix of one instance, in whole milliseconds."""
+def linear_matrix(n: int, seed: int, rounded: bool = True) -> np.ndarray:
+    """The (n + 1)² matrix of one instance, in milliseconds (whole if `rounded`)."""
     rng = np.random.default_rng([seed, n])
     start = rng.uniform(0, LENGTH, n)
     end = start + rng.uniform(0.1, LENGTH / n, n)
@@ -36,7 +39,7 @@ def linear_matrix(n: int, seed: int) -> np.ndarray:
     m = STARTUP_S + np.abs(starts[None, :] - ends[:, None])
     m[:, n] = 0.0
     np.fill_diagonal(m, 0.0)
-    return np.rint(m * 1000.0)
+    return np.rint(m * 1000.0) if rounded else m * 1000.0
 
 
 def main() -> None:
@@ -45,6 +48,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,300")
     parser.add_argument("--seeds", default="1-3", help="FIRST-LAST")
     parser.add_argument("--time-limit", type=float, help="`best`'s time limit, s (none: defaults)")
+    parser.add_argument(
+        "--unrounded", action="store_true", help="costs as the model gives them; no LKH-3"
+    )
     args = parser.parse_args()
     require_release_build()
     first, last = (int(x) for x in args.seeds.split("-"))
@@ -52,12 +58,12 @@ def main() -> None:
     print("| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
     for n in (int(s) for s in args.sizes.split(",")):
         for seed in range(first, last + 1):
-            matrix = linear_matrix(n, seed)
+            matrix = linear_matrix(n, seed, rounded=not args.unrounded)
             r = seekplan.order_matrix(matrix, algo="best", start=n, time_limit=args.time_limit)
             gap = 100 * (r.gap or 0.0)
             row = f"| {n} | {seed} | {r.positioning_s:.0f} | {r.cpu_s:.2f} | "
-            row += f"{r.stopped_because} | {gap:.1f} |"
-            if importlib.util.find_spec("elkai") is None:
+            row += f"{r.stopped_because} | {gap:.4f} |"
+            if args.unrounded or importlib.util.find_spec("elkai") is None:
                 row += " - | - | - |"
             else:
                 lkh = _lkh(matrix)
