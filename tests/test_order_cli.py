@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import seekplan
@@ -468,3 +469,31 @@ def test_a_helical_drive_takes_every_algorithm_that_needs_no_tracks(cli, tmp_pat
     assert r.exit_code == 2
     assert "tracks" in r.output and "helical" in r.output
     assert "on this drive use read, fifo, sort" in r.output and "cta-sltf" not in r.output
+
+
+def test_a_matrix_on_a_line_is_ordered_on_it(cli, tmp_path):
+    """A matrix exported from a linear tape model (a startup plus the distance from one
+    file's end to the next one's start, seconds as the model gives them) is found to lie
+    on a line: `best` takes the line's exact order, proven optimal while computing its
+    bound, with no search, and no other algorithm beats it."""
+    rng = np.random.default_rng(7)
+    n = 80
+    start = rng.uniform(0, 3000, n)
+    end = start + rng.uniform(1, 30, n)
+    ends = np.append(end, rng.uniform(0, 3000))
+    costs = 4.5 + np.abs(np.append(start, 0.0)[None, :] - ends[:, None]) / 12.0
+    costs[:, n] = 0.0
+    np.fill_diagonal(costs, 0.0)
+    m = tmp_path / "line.csv"
+    m.write_text("\n".join(",".join(repr(float(c)) for c in row) for row in costs) + "\n")
+    r = cli("order", "--matrix", m, "--start", str(n), "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["stopped_because"] == "optimal", data["stopped_because"]
+    assert list(data["phases_cpu_s"]) == ["bound"]
+    assert data["total_s"] <= data["lower_bound_s"] * (1 + 1e-9)
+    for algo in ("sltf", "patch", "loss"):
+        other = json.loads(
+            cli("order", "--matrix", m, "--start", str(n), "--algo", algo, "--json").stdout
+        )
+        assert data["total_s"] <= other["total_s"] + 1e-9, algo
