@@ -112,6 +112,8 @@ pub(crate) struct Watch {
     gap: f64,
     reads: f64,
     bound: Option<f64>,
+    /// The strongest bound but a line's (see [`Watch::line_bound`]).
+    search_bound: Option<f64>,
     best: f64,
     best_at: Duration,
     phase: &'static str,
@@ -133,6 +135,7 @@ impl Watch {
             gap: options.gap,
             reads,
             bound: None,
+            search_bound: None,
             best: f64::INFINITY,
             best_at: Duration::ZERO,
             phase: "start",
@@ -157,6 +160,18 @@ impl Watch {
     /// Records a lower bound on every order's positioning (the stronger of
     /// it and any earlier one is kept).
     pub(crate) fn bound(&mut self, positioning: f64) {
+        self.line_bound(positioning);
+        self.search_bound = Some(
+            self.search_bound
+                .map_or(positioning, |b| b.max(positioning)),
+        );
+    }
+
+    /// Records the bound of a seek line's exact order ([`super::on_line`]):
+    /// it stops the run like any, but the search's rules for a narrow gap
+    /// go on measuring from the assignment's and the 1-trees' bounds,
+    /// whose edges it searches ([`Watch::search_gap`]).
+    pub(crate) fn line_bound(&mut self, positioning: f64) {
         self.bound = Some(self.bound.map_or(positioning, |b| b.max(positioning)));
     }
 
@@ -178,14 +193,13 @@ impl Watch {
     /// How far a tour of this positioning cost lies above the bound, as a
     /// fraction of its total (reads included); None without a bound.
     pub(crate) fn open_gap(&self, positioning: f64) -> Option<f64> {
-        self.gap_above(self.bound?, positioning)
+        gap_above(self.bound?, positioning, self.reads)
     }
 
-    /// How far a tour of this positioning cost lies above the positioning
-    /// bound `b`, as a fraction of the tour's total.
-    pub(crate) fn gap_above(&self, b: f64, positioning: f64) -> Option<f64> {
-        let total = positioning + self.reads;
-        (total > 0.0).then(|| (positioning - b) / total)
+    /// [`Watch::open_gap`] from the bounds but a line's (see
+    /// [`Watch::line_bound`]).
+    pub(crate) fn search_gap(&self, positioning: f64) -> Option<f64> {
+        gap_above(self.search_bound?, positioning, self.reads)
     }
 
     /// Whether the best tour so far is close enough to the bound to stop.
@@ -369,4 +383,11 @@ fn thread_cpu_s() -> f64 {
         return 0.0;
     }
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+/// How far a tour of this positioning cost lies above the positioning
+/// bound `b`, as a fraction of the tour's total (its reads `reads`).
+fn gap_above(b: f64, positioning: f64, reads: f64) -> Option<f64> {
+    let total = positioning + reads;
+    (total > 0.0).then(|| (positioning - b) / total)
 }

@@ -201,7 +201,7 @@ pub(super) fn improve(
             reversals,
             Some(&mut *watch),
         );
-        let narrow = tree_bound.is_some_and(|b| near_tree(watch, b, d, &kicked));
+        let narrow = near_tree_bound(watch, d, &kicked);
         if let Some(edges) = edges
             .as_ref()
             .filter(|_| narrow && !proven && !watch.done())
@@ -286,12 +286,12 @@ pub(super) fn alpha_follows(d: &Dense, reversals: bool) -> bool {
     reversals && d.is_stored() && d.len() <= ALPHA_LIMIT
 }
 
-/// Whether `tour` lies within [`NARROW_TREE_GAP`] of the 1-tree bound
-/// `tree_bound`: not of `watch`'s, which a line fitted through the costs
-/// may hold (`line_fit`), the edges coming from the tree.
-fn near_tree(watch: &Watch, tree_bound: f64, d: &Dense, tour: &[usize]) -> bool {
+/// Whether `tour` lies within [`NARROW_TREE_GAP`] of `watch`'s bound from
+/// the assignment and the 1-trees (not a line's: the edges come from the
+/// tree).
+fn near_tree_bound(watch: &Watch, d: &Dense, tour: &[usize]) -> bool {
     watch
-        .gap_above(tree_bound, d.tour(tour))
+        .search_gap(d.tour(tour))
         .is_some_and(|g| g <= NARROW_TREE_GAP)
 }
 
@@ -313,7 +313,7 @@ fn prove_within_share(
     let d = scope.d;
     let now = Instant::now();
     let proof = now + limit.saturating_duration_since(now).mul_f64(PROOF_SHARE);
-    if let Some(quick) = tree_bound.filter(|&b| !near_tree(watch, b, d, kicked)) {
+    if let Some(quick) = tree_bound.filter(|_| !near_tree_bound(watch, d, kicked)) {
         // See `alpha::Effort::Long`.
         watch.phase("alpha candidates");
         let stop = watch.stop_at(proof);

@@ -181,7 +181,7 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             watch.phase("line");
         }
         if let Some((orders, bound)) = line.as_ref().and_then(on_line::plan) {
-            watch.bound(bound);
+            watch.line_bound(bound);
             for order in orders {
                 let found = Schedule::evaluate(problem, order, Moves::Locate)?;
                 watch.offer(found.total_s - reads);
