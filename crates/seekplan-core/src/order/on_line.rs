@@ -203,11 +203,12 @@ impl Links {
 }
 
 /// Orders of the reads on a seek line and a lower bound on the positioning
-/// of every locate order (less the line's slack for each move): the order of least travel and, where some read
-/// starts where another read or the head ends, the least-travel order of
-/// the chains such reads form. An order is optimal when its positioning
-/// meets the bound (the first always is when no read starts where another
-/// read or the head ends; else, often, the second).
+/// of every locate order (less the line's slack for each move): the order
+/// of least travel and, where some read starts where another read or the
+/// head ends, the least-travel order of the chains such reads form. An
+/// order is optimal when its positioning meets the bound (the first always
+/// is when no read starts where another read or the head ends; else,
+/// often, the second).
 pub(crate) fn plan(on: &OnSeekLine) -> Option<(Vec<Vec<usize>>, f64)> {
     let (head, reads) = (on.head, on.reads.as_slice());
     let found = shortest(head, reads)?;
