@@ -1,5 +1,6 @@
 """The drives: one worker thread per drive driving the backend, and a
-watchdog that ends reads, mounts and unmounts past their deadline.
+watchdog (:mod:`seekplan.serve.watchdog`) that ends reads, mounts and
+unmounts past their deadline.
 
 Whatever a backend call does -- returns, raises a :class:`BackendError`,
 raises anything else, or never returns -- the file ends in a clear state:
@@ -27,7 +28,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from seekplan.hardware import Hardware
@@ -40,33 +40,16 @@ from seekplan.serve.metrics import Stats
 from seekplan.serve.moves import MoveRefused, MoveWriter
 from seekplan.serve.scheduler import Job, Scheduler
 from seekplan.serve.store import Change, Store
+from seekplan.serve.watchdog import Watchdog, WatchedCall
 
 #: Failed files the status page lists (the most recent).
 FAILED_SHOWN = 50
-#: Longest real-time pause of the watchdog between two looks (seconds).
-WATCHDOG_POLL_S = 0.25
 
 log = logging.getLogger("seekplan.serve")
 
 
-@dataclass(frozen=True)
-class WatchedCall:
-    """A backend call a drive is in, which the watchdog gives up on at
-    ``due`` (virtual seconds): a read of ``job``, or else a mount (or an
-    unmount, when not ``mount``) of ``tape``."""
-
-    #: When the call began and when it is given up (virtual seconds).
-    started: float
-    due: float
-    #: The job of a read; None for a mount or unmount.
-    job: Job | None = None
-    #: The tape a mount or unmount moves (unused for a read).
-    tape: int = -1
-    mount: bool = False
-
-
-class Drives:
-    """The drive workers and the read-deadline watchdog."""
+class Drives(Watchdog):
+    """The drive workers; the watchdog over their calls is :class:`Watchdog`'s."""
 
     def __init__(
         self,
@@ -507,74 +490,3 @@ class Drives:
             error = f"{error} (after {job.attempts_failed} attempts)"
         changes = [(fid, rid, st, FAILED, error) for fid, (rid, st) in rows]
         self._record_failed(changes, [job], error)
-
-    # ---- the watchdog --------------------------------------------------------------
-
-    def _robot_timed_out(self, d: int, tape: int, mount: bool, now: float) -> str | None:
-        """A mount or unmount of ``tape`` on drive ``d`` passed its deadline:
-        the drive, whose thread is still in the call, is out of service
-        until it returns; a mount also counts as a failed mount of the tape.
-        The error its files FAIL with once the ``mount`` rule's attempts are
-        spent, else None. Caller holds the scheduler's lock (and records the
-        tape's failure after letting it go: the store's lock comes first)."""
-        what = "mount" if mount else "unmount"
-        error = (
-            f"{what} of tape {self.sched.tape_names[tape]} on drive {d} did not finish within "
-            f"{self.mount_deadline_s:,.0f} s; drive {d} is out of service until the call returns"
-        )
-        log.error("%s", error)
-        spent = mount and self._count_mount_failure(d, tape, "mount", now)
-        self._take_out(d, Failure("mount", error))
-        return error if spent else None
-
-    def _watchdog(self) -> None:
-        """Ends every read that passes its deadline: the file is retried or
-        FAILED as a ``timeout``, and the drive, whose thread is still stuck
-        in the backend, is out of service until the call returns."""
-        while not self.stopping:
-            try:
-                nearest = self._end_overdue_reads()
-            except Exception:  # a bug: the watchdog must outlive it
-                log.exception("read watchdog")
-                nearest = None
-            wait = WATCHDOG_POLL_S if nearest is None else nearest / self.clock.scale
-            self.clock.stop.wait(min(WATCHDOG_POLL_S, max(0.001, wait)))
-
-    def _end_overdue_reads(self) -> float | None:
-        """Fails (or retries) every read past its deadline, and gives up on
-        every mount and unmount past its own; the virtual seconds to the
-        nearest deadline left, if any."""
-        overdue: list[tuple[int, Job, float]] = []
-        unmountable: list[tuple[int, str]] = []
-        with self.sched.lock:
-            now = self.clock.now()
-            nearest = None
-            for d, call in enumerate(self.calls):
-                if call is None:
-                    continue
-                if now < call.due:
-                    if nearest is None or call.due - now < nearest:
-                        nearest = call.due - now
-                    continue
-                self.call_ids[d] += 1
-                self.calls[d] = None
-                if call.job is not None:
-                    overdue.append((d, call.job, call.due - call.started))
-                    continue
-                error = self._robot_timed_out(d, call.tape, call.mount, now)
-                if error is not None:
-                    unmountable.append((call.tape, error))
-        for tape, error in unmountable:
-            self._fail_tape(tape, error)
-        for d, job, limit in overdue:
-            self._failed(
-                d,
-                job,
-                Failure(
-                    "timeout",
-                    f"read did not finish within {limit:,.0f} s (its deadline: "
-                    f"{self.deadline.factor:g} x its estimate + {self.deadline.floor_s:g} s); "
-                    f"drive {d} is out of service until the call returns",
-                ),
-            )
-        return nearest
