@@ -30,9 +30,9 @@ use crate::stop::Stop;
 
 /// Largest difference between an entry and the fitted line, as a fraction
 /// of the largest entry, for the matrix to count as a line: costs rounded
-/// to the millisecond (`bench_linear_seek.py`: entries up to 10⁶ ms, fitted
-/// within 1-3 ms) pass; a serpentine tape's locates, seconds apart from any
-/// line, do not. A choice, not a measured optimum: the bound's slack grows
+/// to the millisecond (`bench_linear_seek.py`'s nine batches of 100-1,000
+/// files, entries up to ~10⁶ ms) pass; a serpentine tape's locates (the
+/// LTO-9 seek matrices), seconds apart from any line, do not. A choice, not a measured optimum: the bound's slack grows
 /// with it (each move may save up to this much).
 const TOLERANCE: f64 = 1e-4;
 

@@ -36,7 +36,8 @@ use crate::model::SeekLine;
 /// 20,000 and 100,000 reads (Sony DTF uniform) 0.41 -> 0.07 s and
 /// 0.56 -> 0.17 s. (2,000,000 tried only 999 of the 1,000 ends of a batch
 /// of 1,000 reads, 2,001 places, and fell back to that weaker bound:
-/// 2-3 % below the order on `bench_linear_seek.py`'s matrices.)
+/// 1-3 % below the order on `bench_linear_seek.py --unrounded`'s batches
+/// of 1,000 files, seeds 1-3.)
 const JOIN_WORK: usize = 2_001_000;
 
 /// Steps of the Euler walk allowed per place and read: reads that pile up

@@ -246,3 +246,33 @@ fn degenerate_matrices_are_not_fitted() {
     rows[1][2] = f64::INFINITY;
     assert!(fit_rows(&rows).is_none());
 }
+
+/// A caller's stop (a time limit spent, a cancel) ends the fit: no line,
+/// even where the costs lie on one.
+#[test]
+fn a_stop_reached_ends_the_fit() {
+    let reads = [(0.0, 10.0), (40.0, 45.0), (20.0, 30.0), (70.0, 71.0)];
+    let rows = line_rows(2.0, 1.0, &reads, 35.0, |_, _, c| c);
+    assert!(fit_rows(&rows).is_some());
+    let spent = Stop::at(Some(std::time::Instant::now()));
+    assert!(fit(rows.len() - 1, &spent, |u, out| out
+        .copy_from_slice(&rows[u]))
+    .is_none());
+}
+
+/// A line whose entries are mostly zeros (many reads starting where many
+/// others end) is left to the search past [`ZEROS_PER_ROW`]; with fewer it
+/// is fitted.
+#[test]
+fn a_line_of_mostly_zeros_is_not_fitted() {
+    let many = |k: usize| -> Vec<(f64, f64)> {
+        let into: Vec<(f64, f64)> = (0..k).map(|_| (0.0, 5.0)).collect();
+        let out = (0..k).map(|_| (5.0, 10.0));
+        // One read ending between two starts, so the startup shows.
+        into.into_iter().chain(out).chain([(2.0, 3.0)]).collect()
+    };
+    let few = line_rows(1.0, 1.0, &many(2), 20.0, |_, _, c| c);
+    assert!(fit_rows(&few).is_some());
+    let crowded = line_rows(1.0, 1.0, &many(6), 20.0, |_, _, c| c);
+    assert!(fit_rows(&crowded).is_none());
+}
