@@ -18,8 +18,10 @@ from seekplan.catalog import make_drive
 from seekplan.serve import build
 from seekplan.serve.catalog import Catalog
 from seekplan.serve.config import load_stage_config
+from seekplan.serve.jobs import Job
 from seekplan.serve.page import render_page
-from seekplan.serve.scheduler import Job, Scheduler
+from seekplan.serve.queue_views import idle_warning
+from seekplan.serve.scheduler import Scheduler
 
 API = "/api/v1"
 DRIVES = 12
@@ -174,7 +176,7 @@ def test_a_free_drive_gets_a_new_tape_past_a_queue_full_of_held_tapes_files():
     assert sched.next_action(1, 0.0) is None
     assert sched.in_system == 2 + 2, "one file per drive past the queue's size"
     assert sched.drives[1].activity == "empty"
-    warning = sched.idle_warning()
+    warning = idle_warning(sched)
     assert warning == {"idle": 1, "drives": 2, "tapes": 1, "in_requester": 1, "in_queue": 0}
 
 

@@ -1021,7 +1021,7 @@ def test_a_start_whose_resume_meets_a_fault_still_reads_the_open_files(tmp_path,
     (``bug``: logged, shown, and tried again): either way the open files are
     queued and read. Either exception ended the resume's thread before, and
     the files waited for good."""
-    import seekplan.serve.service as service_module
+    import seekplan.serve.recovery as recovery_module
 
     paths = catalog[1][:4]
     db = str(tmp_path / "o.db")
@@ -1050,7 +1050,7 @@ def test_a_start_whose_resume_meets_a_fault_still_reads_the_open_files(tmp_path,
 
         svc._requeue = requeue
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(service_module, "RESUME_RETRY_S", 0.05)
+        m.setattr(recovery_module, "RESUME_RETRY_S", 0.05)
         with TestClient(app) as c:
             assert svc.wait_recovered(30) and svc.recovered == len(paths)
             assert failed == [fault]
@@ -1176,7 +1176,7 @@ def test_a_large_request_failing_half_way_leaves_nothing(tmp_path, db_url, catal
 
 
 def test_a_database_failing_while_the_queue_comes_back_is_retried(tmp_path, catalog, monkeypatch):
-    import seekplan.serve.service as service_module
+    import seekplan.serve.recovery as recovery_module
 
     paths = catalog[1][:6]
     app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog)
@@ -1184,7 +1184,7 @@ def test_a_database_failing_while_the_queue_comes_back_is_retried(tmp_path, cata
         svc.pause(True)
         rid = c.post(f"{API}/stage", json={"files": [{"path": p} for p in paths]})
         rid = rid.json()["requestId"]
-    monkeypatch.setattr(service_module, "RESUME_RETRY_S", 0.05)
+    monkeypatch.setattr(recovery_module, "RESUME_RETRY_S", 0.05)
     app, svc = make(tmp_path, str(tmp_path / "r.db"), catalog)
     real = svc.store.open_files
     failures = []

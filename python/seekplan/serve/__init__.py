@@ -47,7 +47,8 @@ def build(cfg: StageConfig) -> tuple[FastAPI, Service]:
     from seekplan.serve.config import duration_s
     from seekplan.serve.faults import FaultInjector
     from seekplan.serve.guard import DatabaseGuard
-    from seekplan.serve.scheduler import Scheduler, make_requester
+    from seekplan.serve.requester import make_requester
+    from seekplan.serve.scheduler import Scheduler
     from seekplan.serve.service import Service, buffer_dir
 
     recall = cfg.recall()

@@ -36,9 +36,10 @@ from seekplan.serve.clock import Clock
 from seekplan.serve.db import COMPLETED, FAILED, STARTED, SUBMITTED
 from seekplan.serve.failures import FailedFile, Failure, failure_of
 from seekplan.serve.faults import ReadDeadline, RetryPolicy
+from seekplan.serve.jobs import Job
 from seekplan.serve.metrics import Stats
 from seekplan.serve.moves import MoveRefused, MoveWriter
-from seekplan.serve.scheduler import Job, Scheduler
+from seekplan.serve.scheduler import Scheduler
 from seekplan.serve.store import Change, Store
 from seekplan.serve.watchdog import Watchdog, WatchedCall
 

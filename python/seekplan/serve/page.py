@@ -41,7 +41,7 @@ def _when(t: float | None) -> str:
 
 
 def idle_text(w: dict[str, int]) -> str:
-    """The status page's warning from :meth:`Scheduler.idle_warning`'s counts."""
+    """The status page's warning from :func:`~seekplan.serve.queue_views.idle_warning`'s counts."""
     return (
         f"Warning: {w['idle']} of {w['drives']} drives idle while {w['tapes']:,} tapes no "
         f"drive holds have files waiting ({w['in_requester']:,} in the requester, "

@@ -1,7 +1,7 @@
 """Files waiting in the requester, kept by column until something touches them.
 
 At WLCG's load a million files wait in the requester while a few thousand
-are in the tape system. As :class:`~seekplan.serve.scheduler.Job` objects
+are in the tape system. As :class:`~seekplan.serve.jobs.Job` objects
 they took about 600 bytes each (issue 35: 1.4 GB of RSS at 1,000,000
 queued); here a file that nothing has touched since it arrived takes 16
 bytes: its catalog row, its request file id and its request, in pages of

@@ -3,9 +3,10 @@ per-tape read plans.
 
 Three layers, as in the recall simulator (Morschel et al., Figure 3):
 
-1. The **requester** holds the files clients asked for and decides which to
-   pass on to the tape system, and when: one of the recall simulator's
-   strategies, run live by the core (``_core.Requester``); `fifo` is its
+1. The **requester** (:mod:`seekplan.serve.requester`) holds the files
+   clients asked for and decides which to pass on to the tape system, and
+   when: one of the recall simulator's strategies, run live by the core
+   (``_core.Requester``); `fifo` is its
    by-dataset strategy: arrival order, as dCache's bulk service. Files in
    it that nothing has touched wait by column (:mod:`seekplan.serve.pending`)
    and become :class:`Job` objects only when passed on or touched.
@@ -35,183 +36,24 @@ which does the CPU work of ordering outside it).
 from __future__ import annotations
 
 import heapq
-import json
 import math
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from seekplan import _core
 from seekplan.serve.catalog import Catalog
 from seekplan.serve.db import SUBMITTED
+from seekplan.serve.jobs import Action, DriveState, Job, TapeQueue
 from seekplan.serve.pending import Pending
+from seekplan.serve.requester import Requester
 
 #: Past this many files queued for a tape whose plan is running (or a quarter
 #: of the plan), the rest of the plan is ordered again instead of inserting
 #: each file: cheapest insertion costs O(plan) locates per file.
 INSERT_LIMIT = 200
-
-
-@dataclass(slots=True)
-class Job:
-    """One tape file to read, wanted by one or more request files (rows).
-    A million of them wait at WLCG's load, so the rarely used parts (failed
-    attempts, released rows) exist only once used."""
-
-    path: str
-    tape: int
-    block: int
-    size: int
-    #: The file's row in the catalog.
-    row: int
-    #: Request file rows waiting for this read: file id -> (request id, state).
-    rows: dict[int, tuple[str, str]] = field(default_factory=dict)
-    #: Arrival sequence number: the job's key in the requester (smaller is older).
-    seq: int = 0
-    #: Failed attempts so far, per failure kind (``retry:``'s rules), if any.
-    failures: dict[str, int] | None = None
-    #: Rows released before the file was staged (they complete unpinned), if any.
-    released: set[int] | None = None
-    #: Virtual time a failed read is queued again at (None: not waiting).
-    retry_at: float | None = None
-
-    def failed(self, kind: str) -> int:
-        """Counts a failed attempt of ``kind``; the attempts of that kind so far."""
-        if self.failures is None:
-            self.failures = {}
-        self.failures[kind] = self.failures.get(kind, 0) + 1
-        return self.failures[kind]
-
-    @property
-    def attempts_failed(self) -> int:
-        """Failed attempts of every kind."""
-        return sum(self.failures.values()) if self.failures else 0
-
-    def release(self, ids: Iterable[int]) -> None:
-        """Rows ``ids`` will not pin the copy when it is staged."""
-        if self.released is None:
-            self.released = set()
-        self.released.update(ids)
-
-    def pins(self) -> list[int]:
-        """The rows that pin the copy once staged (those not released)."""
-        if not self.released:
-            return list(self.rows)
-        return [fid for fid in self.rows if fid not in self.released]
-
-
-class Requester(Protocol):
-    """The requester: files arrive, and the strategy releases them to the tape system."""
-
-    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
-        """A file is requested at ``now`` (virtual seconds) under ``key``."""
-
-    def take(self, now: float) -> int | None:
-        """The key (``seq``) of the next file to pass on, if the strategy releases one now."""
-
-    def next_wake(self) -> float | None:
-        """Virtual seconds after which to ask again although nothing happened."""
-
-    def set_parallel_tapes(self, tapes: int) -> None:
-        """by-tapes passes on ``tapes`` tapes in parallel from now on."""
-
-
-class CoreRequester:
-    """The core's live requester (``_core.Requester``): a recall strategy,
-    the same code the recall simulations run."""
-
-    def __init__(
-        self, strategy: dict[str, Any], capacity: list[int], used: list[int], seed: int
-    ) -> None:
-        self.inner = _core.Requester(json.dumps(strategy), capacity, used, seed)
-
-    def arrive(self, key: int, tape: int, block: int, size: int, now: float) -> None:
-        """Hands the file to the strategy under its key."""
-        self.inner.arrive(key, tape, block, size, now)
-
-    def take(self, now: float) -> int | None:
-        """The key of the file the strategy releases now, if any."""
-        out = self.inner.take(now)
-        return None if out is None else out[0]
-
-    def next_wake(self) -> float | None:
-        """When the strategy's time-based rules want to be asked again."""
-        return self.inner.next_wake()
-
-    def set_parallel_tapes(self, tapes: int) -> None:
-        """by-tapes passes on ``tapes`` tapes in parallel from now on (the
-        active ones are passed on to their end, whatever the number)."""
-        self.inner.set_parallel_tapes(tapes)
-
-
-def make_requester(
-    strategy: dict[str, Any], catalog: Catalog, block_bytes: int, capacity: int, seed: int
-) -> Requester:
-    """The requester for a recall strategy (as the core checked it; `fifo`
-    is by-dataset, arrival order). Tapes hold ``capacity`` bytes; a tape's
-    used bytes are taken as the end of its last catalogued file (strategies
-    that weigh requested volume against them use both)."""
-    ends = np.zeros(len(catalog.tapes), dtype=np.int64)
-    np.maximum.at(ends, catalog.tape_of, catalog.block * block_bytes + catalog.size)
-    used = [int(u) for u in ends]
-    return CoreRequester(strategy, [max(capacity, u) for u in used], used, seed)
-
-
-@dataclass
-class TapeQueue:
-    """Files of one tape in the tape-system queue."""
-
-    jobs: dict[str, Job] = field(default_factory=dict)
-    bytes: int = 0
-    #: Drive holding the tape (reading it or about to), or None.
-    holder: int | None = None
-    #: After a failed mount, no drive takes the tape before this virtual time.
-    not_before: float = 0.0
-    #: Failed mounts since the last good one, per failure kind.
-    mount_failures: dict[str, int] = field(default_factory=dict)
-
-    def oldest(self) -> int:
-        """Arrival sequence number of the oldest queued file."""
-        return min(j.seq for j in self.jobs.values())
-
-
-@dataclass
-class DriveState:
-    """What a drive is doing, as the scheduler sees it."""
-
-    index: int
-    #: Tape in the drive (mounted), or None.
-    mounted: int | None = None
-    #: Tape the drive holds: mounted or being mounted.
-    held: int | None = None
-    #: Block under the head.
-    head: int = 0
-    plan: list[Job] = field(default_factory=list)
-    current: Job | None = None
-    #: Short word for the status page: empty, mounting, starting, reading, idle,
-    #: unmounting, planning.
-    activity: str = "empty"
-    planning: bool = False
-    #: Bytes read since the tape was mounted (the session so far).
-    mount_bytes: int = 0
-    #: Out of service (failed) until this virtual time, or None.
-    down_until: float | None = None
-    #: Virtual time the current read started, and its estimated seconds.
-    read_started: float = 0.0
-    read_estimate_s: float = 0.0
-
-
-@dataclass
-class Action:
-    """What a drive worker does next."""
-
-    kind: str  # "read", "switch" (unmount if any, mount tape), "plan"
-    job: Job | None = None
-    tape: int | None = None
-    batch: list[Job] | None = None
 
 
 class Scheduler:
@@ -485,30 +327,6 @@ class Scheduler:
         ready = sum(1 for q in self.tapes if q.holder is None and q.jobs)
         return free > ready
 
-    def idle_warning(self) -> dict[str, int] | None:
-        """Drives with nothing to do (empty or idle) while files wait on tapes
-        no drive holds (in the requester or the tape-system queue), with the
-        counts; None when no drive idles or no such file waits. Files of a
-        held tape are not counted: only the drive holding it reads them."""
-        idle = sum(1 for d in self.drives if d.activity in ("empty", "idle"))
-        if idle == 0:
-            return None
-        tapes = in_requester = in_queue = 0
-        for t, q in enumerate(self.tapes):
-            if q.holder is None and (self.pending_by_tape[t] or q.jobs):
-                tapes += 1
-                in_requester += self.pending_by_tape[t]
-                in_queue += len(q.jobs)
-        if tapes == 0:
-            return None
-        return {
-            "idle": idle,
-            "drives": len(self.drives),
-            "tapes": tapes,
-            "in_requester": in_requester,
-            "in_queue": in_queue,
-        }
-
     def _enqueue(self, job: Job) -> None:
         q = self.tapes[job.tape]
         q.jobs[job.path] = job
@@ -700,49 +518,6 @@ class Scheduler:
         drive = self.drives[d]
         queued = self.tapes[job.tape].bytes + sum(j.size for j in drive.plan)
         return drive.mount_bytes + job.size + queued
-
-    def tape_views(self) -> list[dict[str, Any]]:
-        """Per-tape queues for the status page: queued files, bytes, holder,
-        and for the plan's read-time estimate the block its first read starts
-        from and the session's volume (as :meth:`session_bytes` will count it)."""
-        out: list[dict[str, Any]] = []
-        for t, q in enumerate(self.tapes):
-            holder = q.holder
-            drive = self.drives[holder] if holder is not None else None
-            planned = drive.plan if drive is not None else []
-            if not q.jobs and not planned:
-                continue
-            head, session = 0, 0
-            if drive is not None:
-                head, session = drive.head, drive.mount_bytes
-                if drive.current is not None:
-                    head = self.end_block(drive.current)
-                    session += drive.current.size
-            out.append(
-                {
-                    "tape": self.tape_names[t],
-                    "queued": len(q.jobs),
-                    "planned": len(planned),
-                    "bytes": q.bytes + sum(j.size for j in planned),
-                    "drive": holder,
-                    "plan": planned,
-                    "head": head,
-                    "session": session + q.bytes + sum(j.size for j in planned),
-                }
-            )
-        out.sort(key=lambda v: (v["drive"] is None, -v["bytes"]))
-        return out
-
-    def estimate_s(
-        self, plan: Iterable[Job], head: int, read_s: Callable[[Job, int], float]
-    ) -> float:
-        """Seconds to read ``plan`` in order from ``head``, each read timed by
-        ``read_s(job, head)``."""
-        total = 0.0
-        for job in plan:
-            total += read_s(job, head)
-            head = self.end_block(job)
-        return total
 
     def waiting(self) -> int:
         """Files requested and not yet read (in the requester or the tape system)."""

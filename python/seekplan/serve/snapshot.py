@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from seekplan.serve.backend import ReadJob
+from seekplan.serve.queue_views import idle_warning, plan_estimate_s, tape_views
 
 if TYPE_CHECKING:
     from seekplan.serve.service import Service
@@ -27,7 +28,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
     with sched.lock:
         now = service.clock.now()
         tapes = []
-        for v in sched.tape_views()[:TAPES_SHOWN]:
+        for v in tape_views(sched)[:TAPES_SHOWN]:
             plan = v.pop("plan")
             tape, session = v["tape"], v.pop("session")
 
@@ -36,7 +37,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
                     ReadJob(job.path, tape, job.block, job.size, head, session)
                 )
 
-            v["estimate_s"] = sched.estimate_s(plan, v.pop("head"), read_s)
+            v["estimate_s"] = plan_estimate_s(sched, plan, v.pop("head"), read_s)
             v["next"] = [(j.path, j.block, j.size) for j in plan[:plan_rows]]
             tapes.append(v)
         rows = []
@@ -81,7 +82,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         waiting = sched.waiting()
         in_system = sched.in_system
         retrying = len(sched.retries)
-        idle_warning = sched.idle_warning()
+        idle = idle_warning(sched)
     recent = sorted(
         (s for s in service.store.summaries.values() if not s.deleted),
         key=lambda s: s.created_at,
@@ -97,7 +98,7 @@ def snapshot(service: Service, plan_rows: int = 8) -> dict[str, Any]:
         "retrying": retrying,
         "waiting": waiting,
         "in_system": in_system,
-        "idle_warning": idle_warning,
+        "idle_warning": idle,
         "recent": recent,
         "poll_rate": service.stats.poll_rate(),
         "throttled": service.stats.throttled,

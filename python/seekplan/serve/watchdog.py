@@ -17,7 +17,8 @@ from typing import Protocol
 from seekplan.serve.clock import Clock
 from seekplan.serve.failures import Failure
 from seekplan.serve.faults import ReadDeadline
-from seekplan.serve.scheduler import Job, Scheduler
+from seekplan.serve.jobs import Job
+from seekplan.serve.scheduler import Scheduler
 
 #: Longest real-time pause of the watchdog between two looks (seconds).
 WATCHDOG_POLL_S = 0.25
