@@ -227,24 +227,29 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
             }
         }
     }
-    if let Some(s) = streaming {
-        candidates.push((s.order, Moves::ReadThrough));
-        candidates.push((sort::plan(problem), Moves::Locate));
-    }
-    if geometric {
-        candidates.push((scan::plan(problem), Moves::Locate));
-        if n <= opt::OPT_LIMIT {
-            candidates.push((mpscan::plan(problem).order, Moves::Locate));
-        }
-    }
-    candidates.push((fifo::plan(problem), Moves::Locate));
     let mut best: Option<Schedule> = None;
-    for (order, moves) in candidates {
-        let s = Schedule::evaluate(problem, order, moves)?;
+    // The first of equal totals stays: the search's tours, then the
+    // stream (evaluated already), then the simple orders.
+    let mut consider = |s: Schedule| {
         if best.as_ref().is_none_or(|b| s.total_s < b.total_s) {
             best = Some(s);
         }
+    };
+    let located = |order: Vec<usize>| Schedule::evaluate(problem, order, Moves::Locate);
+    for (order, moves) in candidates {
+        consider(Schedule::evaluate(problem, order, moves)?);
     }
+    if let Some(s) = streaming {
+        consider(s);
+        consider(located(sort::plan(problem))?);
+    }
+    if geometric {
+        consider(located(scan::plan(problem))?);
+        if n <= opt::OPT_LIMIT {
+            consider(located(mpscan::plan(problem).order)?);
+        }
+    }
+    consider(located(fifo::plan(problem))?);
     let best = best.expect("at least one candidate");
     // The bound holds for locate orders; streaming through the batch can
     // position for less (a helical tape's dense batches), and then it says
