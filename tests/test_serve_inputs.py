@@ -237,25 +237,26 @@ def test_tokens_still_split_on_spaces_and_tabs(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("setting", "needle"),
+    ("setting", "line", "needle"),
     [
-        ({"ltfs_root": "volumes"}, "catalog and ltfs_root: give one"),
-        ({"policy": {"name": "by-tapes", "tapes": -2}}, "policy.tapes: -2 is out of range"),
-        ({"policy": {"name": "by-tapes", "tapes": 2.5}}, "policy.tapes: 2.5 is not a whole"),
-        ({"policy": {"name": "by-tapes", "tapes": True}}, "policy.tapes: True is not a whole"),
-        ({"policy": {"name": "dcache", "max_active_tapes": -1}}, "policy.max_active_tapes: -1"),
-        ({"policy": {"name": "dcache", "min_request_count": -5}}, "policy.min_request_count: -5"),
+        # safe_dump sorts the keys: catalog (line 1), db, then the setting
+        ({"ltfs_root": "volumes"}, 1, "catalog and ltfs_root: give one"),
+        ({"policy": {"name": "by-tapes", "tapes": -2}}, 5, "policy.tapes: -2 is out of range"),
+        ({"policy": {"name": "by-tapes", "tapes": 2.5}}, 5, "policy.tapes: 2.5 is not a whole"),
+        ({"policy": {"name": "by-tapes", "tapes": True}}, 5, "policy.tapes: True is not a whole"),
+        ({"policy": {"name": "dcache", "max_active_tapes": -1}}, 4, "policy.max_active_tapes: -1"),
+        ({"policy": {"name": "dcache", "min_request_count": -5}}, 4, "policy.min_request_count"),
         # the core's own checks keep their names
-        ({"policy": {"name": "by-tapes", "tapes": 0}}, "invalid policy.tapes"),
+        ({"policy": {"name": "by-tapes", "tapes": 0}}, 5, "invalid policy.tapes"),
     ],
 )
-def test_config_errors_name_the_file_and_field(cli, tmp_path, setting, needle):
+def test_config_errors_name_the_file_line_and_field(cli, tmp_path, setting, line, needle):
     (tmp_path / "c.csv").write_text(f"{HEADER}\n/a,T1,0,1\n")
     cfg = tmp_path / "stage.yaml"
     cfg.write_text(yaml.safe_dump({"catalog": "c.csv", "db": "s.db", **setting}))
     r = cli("serve", "--config", cfg)
     assert r.exit_code == 2, r.output
-    assert f"{cfg}: {needle}" in r.output and "Traceback" not in r.output
+    assert f"{cfg} line {line}: {needle}" in r.output and "Traceback" not in r.output
 
 
 def test_a_dcache_policy_without_a_request_count_is_accepted(tmp_path):

@@ -6,7 +6,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -729,21 +729,21 @@ def simulate_mounts_cmd(
     output_dir(out)
     if (trace is None) == (synthetic is None):
         raise SeekplanError("give --trace FILE or --synthetic REQUESTS (one of them)")
-    from seekplan.config import load_yaml, settings
+    from seekplan.config import lines_of, load_yaml, settings
 
     origin = str(config) if config is not None else "options"
-    data = dict(settings(load_yaml(config), origin)) if config is not None else {}
-    for key, value in (
-        ("library", library),
-        ("drives", drives),
-        ("placement", placement),
-        ("drive", drive),
-    ):
-        if value is not None:
-            data[key] = value
-    if dismount is not None:
-        data["dismount"] = _dismount(dismount)
-    cfg = parse_config(data, origin)
+    options = {
+        "library": library,
+        "drives": drives,
+        "placement": placement,
+        "drive": drive,
+        "dismount": None if dismount is None else _dismount(dismount),
+    }
+    given = {key for key, value in options.items() if value is not None}
+    with lines_of(Path(origin), skip=given) if config is not None else nullcontext():
+        data = dict(settings(load_yaml(config), origin)) if config is not None else {}
+        data.update({key: value for key, value in options.items() if value is not None})
+        cfg = parse_config(data, origin)
     delays = _sweep_delays(sweep) if sweep is not None else None
     if policy is not None:
         policies = [p.strip() for p in policy.split(",") if p.strip()]

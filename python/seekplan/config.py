@@ -1,12 +1,13 @@
 """Config files: YAML in, checked by the core (recall, archive, media) or by a
 pydantic model (the catalog, the service), and one clear error naming the
-file, the field and the bad value when something is wrong."""
+file, the line, the field and the bad value when something is wrong."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -207,6 +208,65 @@ def load_yaml(path: str | Path) -> Any:
             "numbers, text, lists and mappings (quote it to make it text)"
         )
     return data
+
+
+#: The field an error names at the start of its text (after the file's
+#: name and the core's "invalid " where it says so): ``library.drives``,
+#: serde's ``sites[0].name`` or pydantic's ``catalog.0.path``, then a colon
+#: or a space.
+_FIELD = re.compile(r"(?:invalid )?([A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*)[:\s]")
+
+
+def _line_of(text: str, field: str) -> int | None:
+    """The 1-based line of ``field`` (a key path) in the YAML ``text``: its
+    key's line, or its deepest enclosing key's where the field itself is
+    not in the file (a missing setting); None where not even its first key
+    is."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in re.findall(r"[^.\[\]]+", field):
+        if isinstance(node, yaml.MappingNode):
+            found = [
+                (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == part
+            ]
+            if not found:
+                break
+            key, node = found[0]
+            line = key.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode) and part.isdigit() and int(part) < len(node.value):
+            node = node.value[int(part)]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+@contextmanager
+def lines_of(path: Path, skip: Collection[str] = ()) -> Iterator[None]:
+    """Adds the line to an error about the YAML file ``path`` that names a
+    field but no line (``PATH: field: ...`` becomes ``PATH line N: field:
+    ...``): the checks see parsed values, which carry no lines, so the line
+    is looked up in the file once something failed. Fields under a
+    top-level key in ``skip`` (given on the command line instead) are left
+    as they are."""
+    try:
+        yield
+    except SeekplanError as e:
+        head = f"{path}: "
+        text = str(e)
+        field = _FIELD.match(text, len(head)) if text.startswith(head) else None
+        if field is None or field.group(1).split(".")[0].split("[")[0] in skip:
+            raise
+        try:
+            line = _line_of(read_text(path, "config", MAX_CONFIG_CHARS), field.group(1))
+        except SeekplanError:
+            line = None
+        if line is None:
+            raise
+        raise type(e)(f"{path} line {line}: {text[len(head) :]}") from None
 
 
 def settings(data: Any, origin: str) -> dict[str, Any]:

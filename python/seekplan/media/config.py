@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import load_yaml, require_finite, settings
+from seekplan.config import lines_of, load_yaml, require_finite, settings
 from seekplan.errors import SeekplanError, require_path
 
 
@@ -84,7 +84,8 @@ def load_config(path: str | Path) -> MediaStudy:
     """Reads and checks a YAML study config (the shape of recall's and
     archive's ``load_config``)."""
     p = require_path(path, "config")
-    return parse_study(load_yaml(p), str(p))
+    with lines_of(p):
+        return parse_study(load_yaml(p), str(p))
 
 
 def load_study(path: str | Path) -> MediaStudy:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import CoreConfig, checked_by_core, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, lines_of, load_yaml, settings
 from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import drive_figures
 
@@ -95,6 +95,7 @@ def parse_config(data: Any, origin: str = "config") -> MountConfig:
 
 
 def load_config(path: str | Path) -> MountConfig:
-    """Reads and checks a YAML config; errors name the file and the field."""
+    """Reads and checks a YAML config; errors name the file, the line and the field."""
     p = require_path(path, "config")
-    return parse_config(load_yaml(p), str(p))
+    with lines_of(p):
+        return parse_config(load_yaml(p), str(p))

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import CoreConfig, checked_by_core, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, lines_of, load_yaml, settings
 from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import named_recall_robot
 
@@ -39,13 +39,14 @@ def parse_config(data: Any, origin: str = "config") -> RecallConfig:
 def load_config(path: str | Path) -> RecallConfig:
     """Reads a YAML config; relative workload paths are relative to the file."""
     p = require_path(path, "config")
-    data = load_yaml(p)
-    workload = data.get("workload") if isinstance(data, dict) else None
-    if isinstance(workload, dict) and workload.get("kind") == "files":
-        for key in ("files", "tapes"):
-            value = workload.get(key)
-            if isinstance(value, str):
-                if not value.strip():
-                    raise SeekplanError(f"{p}: workload.{key}: an empty path (give a CSV file)")
-                workload[key] = str(p.parent / value)
-    return parse_config(data, str(p))
+    with lines_of(p):
+        data = load_yaml(p)
+        workload = data.get("workload") if isinstance(data, dict) else None
+        if isinstance(workload, dict) and workload.get("kind") == "files":
+            for key in ("files", "tapes"):
+                value = workload.get(key)
+                if isinstance(value, str):
+                    if not value.strip():
+                        raise SeekplanError(f"{p}: workload.{key}: an empty path (give a CSV file)")
+                    workload[key] = str(p.parent / value)
+        return parse_config(data, str(p))

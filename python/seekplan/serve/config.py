@@ -1,6 +1,6 @@
 """`seekplan serve --config stage.yaml`: everything the command-line options do
 not set. Checked like every other config: unknown or bad fields are one error
-naming the file, the field and the value. The ``library`` and ``policy``
+naming the file, the line, the field and the value. The ``library`` and ``policy``
 sections are the recall simulator's (``seekplan schema recall``): the core
 checks them and fills in its defaults (the dCache paper's T10000D library).
 """
@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
-from seekplan.config import load_yaml, require_finite, validate
+from seekplan.config import lines_of, load_yaml, require_finite, validate
 from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
@@ -304,7 +304,19 @@ def stage_config(data: Any, origin: str = "config") -> StageConfig:
 
 def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> StageConfig:
     """The config file (relative paths resolved against it) with the
-    command-line ``overrides`` (None values are not given) applied on top."""
+    command-line ``overrides`` (None values are not given) applied on top;
+    an error about a setting from the file names its line."""
+    if path is None:
+        return _stage_config(None, overrides)
+    given = {key for key, value in overrides.items() if value is not None}
+    if "drives" in given:
+        given.add("library")
+    with lines_of(Path(path), skip=given):
+        return _stage_config(path, overrides)
+
+
+def _stage_config(path: str | Path | None, overrides: dict[str, Any]) -> StageConfig:
+    """:func:`load_stage_config` without the lines."""
     data: dict[str, Any] = {}
     origin = "command line"
     if path is not None:
