@@ -109,3 +109,37 @@ def test_the_error_keeps_its_type_and_skipped_keys_keep_no_line(tmp_path):
     with pytest.raises(SeekplanError) as e:
         _raise_in(cfg, f"{cfg}: tapes.1.name: bad")
     assert str(e.value) == f"{cfg} line 3: tapes.1.name: bad"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        # a bad figure in the params sub-table, after a comment
+        (
+            '# mine\n[drives.x]\ntitle = "X"\nmodel = "lto"\n[drives.x.params]\nbands = 4\n'
+            "wraps = -5\n",
+            7,
+            "drive 'x': field 'wraps'",
+        ),
+        # an unknown key of the drive's own table (quoted), past another drive's
+        (
+            '[drives.a]\ntitle = "A"\n[drives.a.mechanics]\ncapacity_bytes = 1000\n'
+            "rate_bps = 1000\nload_s = 1\nunload_s = 1\nrewind_s = 1\navg_locate_s = 1\n"
+            '[drives."x"]\ntitle = "X"\nbogus = 3\n',
+            12,
+            "drive 'x': field 'bogus'",
+        ),
+        # a figure the file leaves out: the drive's table
+        (
+            '[drives.x]\ntitle = "X"\nmodel = "lto"\n[drives.x.params]\nwraps = 4\n',
+            1,
+            "drive 'x': field 'bands'",
+        ),
+    ],
+)
+def test_a_bad_device_figure_names_its_line(cli, tmp_path, text, line, needle):
+    devices = tmp_path / "d.toml"
+    devices.write_text(text)
+    r = cli("drives", "x", "--devices", devices)
+    assert r.exit_code == 2, r.output
+    assert f"{devices} line {line}: {needle}" in r.output, r.output

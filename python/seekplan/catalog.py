@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Sequence
 from functools import cache
@@ -277,13 +278,42 @@ class DriveEntry(BaseModel):
         return MODELS[self.model].model_validate(self.params)
 
 
-def _validation_message(where: str, err: ValidationError) -> str:
+#: A TOML table header, ``[drives.lto9.params]`` (arrays of tables,
+#: ``[[...]]``, are not used in device files).
+_TABLE = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+
+
+def _toml_line(text: str, table: tuple[str, ...], key: str) -> int | None:
+    """The 1-based line where ``key`` is set in the TOML ``table`` or one of
+    its sub-tables (``[drives.x]`` and ``[drives.x.params]``), else the line
+    of the table's header (a key it lacks); None without that header.
+    tomllib keeps no lines, so the text is scanned: enough for the tables
+    and ``key = value`` lines device files are made of."""
+    setting = re.compile(rf"""^\s*["']?{re.escape(key)}["']?\s*[.=]""")
+    header = None
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        m = _TABLE.match(line)
+        if m:
+            parts = tuple(p.strip().strip("\"'") for p in m.group(1).split("."))
+            inside = parts[: len(table)] == table
+            if parts == table:
+                header = number
+        elif inside and setting.match(line):
+            return number
+    return header
+
+
+def _validation_message(where: str, err: ValidationError) -> tuple[str, str]:
+    """The first problem's field (its first key) and the message naming it."""
     first = err.errors()[0]
     field = ".".join(str(p) for p in first["loc"])
-    return f"{where}: field {field!r}: {first['msg']}"
+    return str(first["loc"][0]) if first["loc"] else "", f"{where}: field {field!r}: {first['msg']}"
 
 
-def _entries(doc: dict[str, Any], key: str, schema: type[Any], origin: str) -> dict[str, Any]:
+def _entries(
+    doc: dict[str, Any], key: str, schema: type[Any], origin: str, text: str
+) -> dict[str, Any]:
     tables = doc.get(key, {})
     if not isinstance(tables, dict):
         raise SeekplanError(f"{origin}: '{key}' must hold [{key}.NAME] tables")
@@ -292,8 +322,10 @@ def _entries(doc: dict[str, Any], key: str, schema: type[Any], origin: str) -> d
         try:
             out[name] = schema.model_validate(raw)
         except ValidationError as e:
-            what = key.rstrip("s")
-            raise SeekplanError(_validation_message(f"{origin}: {what} {name!r}", e)) from e
+            field, message = _validation_message(f"{key.rstrip('s')} {name!r}", e)
+            line = _toml_line(text, (key, str(name)), field)
+            where = origin if line is None else f"{origin} line {line}"
+            raise SeekplanError(f"{where}: {message}") from e
     return out
 
 
@@ -305,8 +337,8 @@ def _parse_all(text: str, origin: str) -> tuple[dict[str, DriveEntry], dict[str,
     if "drives" not in doc and "robots" not in doc:
         raise SeekplanError(f"{origin}: no [drives.NAME] or [robots.NAME] tables")
     return (
-        _entries(doc, "drives", DriveEntry, origin),
-        _entries(doc, "robots", RobotEntry, origin),
+        _entries(doc, "drives", DriveEntry, origin, text),
+        _entries(doc, "robots", RobotEntry, origin, text),
     )
 
 
