@@ -212,21 +212,21 @@ impl Matching {
     }
 
     /// Assigns the free row `start` along a shortest augmenting path in the
-    /// reduced costs of `c` (Dijkstra over columns, dense scans; infinite
-    /// entries are forbidden), keeping the duals feasible and the assigned
-    /// edges tight. Returns the number of rows scanned (each scan reads m
-    /// costs), `Ok` once the row is assigned; `Err`, changing nothing, when
-    /// no path of finite cost exists or every path is longer than `within`
-    /// (the assignment's value would rise by more).
+    /// reduced costs of `cost` (row-major m×m; Dijkstra over columns, dense
+    /// scans; infinite entries are forbidden), keeping the duals feasible
+    /// and the assigned edges tight. Returns the number of rows scanned
+    /// (each scan reads m costs), `Ok` once the row is assigned; `Err`,
+    /// changing nothing, when no path of finite cost exists or every path
+    /// is longer than `within` (the assignment's value would rise by more).
     pub(crate) fn augment(
         &mut self,
         start: usize,
-        c: impl Fn(usize, usize) -> f64,
+        cost: &[f64],
         s: &mut Scratch,
         within: f64,
     ) -> Result<usize, usize> {
         let m = self.v.len();
-        let (u, v) = (&self.u, &self.v);
+        let (u, v) = (&self.u, &self.v[..m]);
         s.dist.fill(f64::INFINITY);
         s.done.fill(false);
         s.touched.clear();
@@ -237,19 +237,24 @@ impl Matching {
             let base = reached - u[i];
             let mut best = f64::INFINITY;
             let mut best_j = FREE;
-            // One column index into four arrays: an index loop reads best.
-            #[allow(clippy::needless_range_loop)]
-            for j in 0..m {
-                if s.done[j] {
+            // Slices of one length, zipped: no bounds check in the scan.
+            let row = &cost[i * m..(i + 1) * m];
+            let columns = row
+                .iter()
+                .zip(v)
+                .zip(s.dist[..m].iter_mut().zip(&mut s.way[..m]))
+                .zip(&s.done[..m]);
+            for (j, (((&cij, &vj), (dist, way)), &done)) in columns.enumerate() {
+                if done {
                     continue;
                 }
-                let d = base + c(i, j) - v[j];
-                if d < s.dist[j] {
-                    s.dist[j] = d;
-                    s.way[j] = i;
+                let d = base + cij - vj;
+                if d < *dist {
+                    *dist = d;
+                    *way = i;
                 }
-                if s.dist[j] < best {
-                    best = s.dist[j];
+                if *dist < best {
+                    best = *dist;
                     best_j = j;
                 }
             }
@@ -397,7 +402,7 @@ pub fn assignment_until(m: usize, cost: &[f64], stop: &Stop) -> Option<Assignmen
         if matching.row_col[start] == FREE {
             assert!(
                 matching
-                    .augment(start, c, &mut scratch, f64::INFINITY)
+                    .augment(start, cost, &mut scratch, f64::INFINITY)
                     .is_ok(),
                 "no finite assignment for row {start}"
             );

@@ -188,7 +188,7 @@ impl Relaxation for DenseRelaxation {
         within: f64,
     ) -> (f64, bool) {
         let (m, c) = (self.m, &self.c);
-        let found = matching.augment(start, |i, j| c[i * m + j], &mut self.scratch, within);
+        let found = matching.augment(start, c, &mut self.scratch, within);
         let steps = found.unwrap_or_else(|steps| steps);
         ((steps * m) as f64, found.is_ok())
     }
