@@ -143,3 +143,22 @@ def test_a_bad_device_figure_names_its_line(cli, tmp_path, text, line, needle):
     r = cli("drives", "x", "--devices", devices)
     assert r.exit_code == 2, r.output
     assert f"{devices} line {line}: {needle}" in r.output, r.output
+
+
+@pytest.mark.parametrize("command", [["simulate", "recall"], ["simulate", "media"]])
+def test_a_config_nested_too_deeply_keeps_its_error(cli, tmp_path, command):
+    """The line lookup parses the file again once a check failed: a file
+    nested past Python's recursion limit must not crash it."""
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("nested: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    r = cli(*command, cfg, "--out", tmp_path / "out")
+    assert r.exit_code == 2, r.output
+    assert f"{cfg}: nested too deeply to be a config" in r.output, r.output
+
+
+def test_a_service_config_nested_too_deeply_keeps_its_error(cli, tmp_path):
+    cfg = tmp_path / "stage.yaml"
+    cfg.write_text("catalog: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    r = cli("serve", "--config", cfg)
+    assert r.exit_code == 2 and "nested too deeply" in r.output, r.output
+    assert "Traceback" not in r.output

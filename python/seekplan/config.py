@@ -224,7 +224,7 @@ def _line_of(text: str, field: str) -> int | None:
     is."""
     try:
         node = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):
         return None
     line = None
     for part in re.findall(r"[^.\[\]]+", field):
