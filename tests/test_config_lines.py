@@ -162,3 +162,26 @@ def test_a_service_config_nested_too_deeply_keeps_its_error(cli, tmp_path):
     r = cli("serve", "--config", cfg)
     assert r.exit_code == 2 and "nested too deeply" in r.output, r.output
     assert "Traceback" not in r.output
+
+
+def test_a_file_gone_or_unparsable_at_the_lookup_keeps_the_error(tmp_path):
+    """The lookup reads the file again: gone by then, or not YAML any more
+    (changed under the run), the error keeps its text, without a line."""
+    cfg = tmp_path / "c.yaml"
+    message = f"{cfg}: library.drives: bad"
+    for prepare in (lambda: cfg.unlink(), lambda: cfg.write_text("library: [\n")):
+        cfg.write_text("library:\n  drives: 0\n")
+        with pytest.raises(SeekplanError) as e, lines_of(cfg):
+            prepare()
+            raise SeekplanError(message)
+        assert str(e.value) == message
+
+
+def test_a_device_table_without_a_header_is_named_without_a_line(cli, tmp_path):
+    """A drive written as an inline table under [drives] has no header of
+    its own for the line to point at: the error keeps the file and field."""
+    devices = tmp_path / "d.toml"
+    devices.write_text('[drives]\nx = { title = "X", model = "lto", bogus = 3 }\n')
+    r = cli("drives", "x", "--devices", devices)
+    assert r.exit_code == 2, r.output
+    assert f"{devices}: drive 'x': field 'bogus'" in r.output, r.output

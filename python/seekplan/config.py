@@ -19,6 +19,7 @@ from seekplan.errors import SeekplanError, quote, require_path
 from seekplan.io import non_finite_field, read_text
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 # A config is a few hundred values; YAML aliases can make a 400-byte file
 # expand to hundreds of millions (the "billion laughs"). Beyond this many
@@ -217,6 +218,12 @@ def load_yaml(path: str | Path) -> Any:
 _FIELD = re.compile(r"(?:invalid )?([A-Za-z_][\w-]*(?:\.[\w-]+|\[\d+\])*)[:\s]")
 
 
+def _parts(field: str) -> list[str]:
+    """A key path's keys and list indices: ``sites[0].name`` and
+    ``sites.0.name`` both give ``sites``, ``0``, ``name``."""
+    return re.findall(r"[^.\[\]]+", field)
+
+
 def _line_of(text: str, field: str) -> int | None:
     """The 1-based line of ``field`` (a key path) in the YAML ``text``: its
     key's line, or its deepest enclosing key's where the field itself is
@@ -227,7 +234,7 @@ def _line_of(text: str, field: str) -> int | None:
     except (yaml.YAMLError, RecursionError):
         return None
     line = None
-    for part in re.findall(r"[^.\[\]]+", field):
+    for part in _parts(field):
         if isinstance(node, yaml.MappingNode):
             found = [
                 (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == part
@@ -258,7 +265,7 @@ def lines_of(path: Path, skip: Collection[str] = ()) -> Iterator[None]:
         head = f"{path}: "
         text = str(e)
         field = _FIELD.match(text, len(head)) if text.startswith(head) else None
-        if field is None or field.group(1).split(".")[0].split("[")[0] in skip:
+        if field is None or _parts(field.group(1))[0] in skip:
             raise
         try:
             line = _line_of(read_text(path, "config", MAX_CONFIG_CHARS), field.group(1))
@@ -267,6 +274,15 @@ def lines_of(path: Path, skip: Collection[str] = ()) -> Iterator[None]:
         if line is None:
             raise
         raise type(e)(f"{path} line {line}: {text[len(head) :]}") from None
+
+
+def load_config_file(path: str | Path, parse: Callable[[Any, str], T]) -> T:
+    """The YAML config at ``path`` as ``parse(data, origin)`` makes it, an
+    error naming the file, the line and the field (see :func:`lines_of`):
+    what every simulator's ``load_config`` does."""
+    p = require_path(path, "config")
+    with lines_of(p):
+        return parse(load_yaml(p), str(p))
 
 
 def settings(data: Any, origin: str) -> dict[str, Any]:

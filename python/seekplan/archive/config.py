@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import CoreConfig, checked_by_core, lines_of, load_yaml, settings
-from seekplan.errors import require_path
+from seekplan.config import CoreConfig, checked_by_core, load_config_file, settings
 from seekplan.hardware import drive_figures, robot_figures
 
 
@@ -70,6 +69,4 @@ def _named_hardware(data: dict[str, Any], origin: str) -> dict[str, Any]:
 
 def load_config(path: str | Path) -> ArchiveConfig:
     """Reads and checks a YAML config; errors name the file, the line and the field."""
-    p = require_path(path, "config")
-    with lines_of(p):
-        return parse_config(load_yaml(p), str(p))
+    return load_config_file(path, parse_config)

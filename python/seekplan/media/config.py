@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import lines_of, load_yaml, require_finite, settings
-from seekplan.errors import SeekplanError, require_path
+from seekplan.config import load_config_file, require_finite, settings
+from seekplan.errors import SeekplanError
 
 
 class MediaStudy:
@@ -83,9 +83,7 @@ def parse_study(data: Any, origin: str = "config") -> MediaStudy:
 def load_config(path: str | Path) -> MediaStudy:
     """Reads and checks a YAML study config (the shape of recall's and
     archive's ``load_config``)."""
-    p = require_path(path, "config")
-    with lines_of(p):
-        return parse_study(load_yaml(p), str(p))
+    return load_config_file(path, parse_study)
 
 
 def load_study(path: str | Path) -> MediaStudy:

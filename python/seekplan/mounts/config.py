@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import CoreConfig, checked_by_core, lines_of, load_yaml, settings
-from seekplan.errors import SeekplanError, require_path
+from seekplan.config import CoreConfig, checked_by_core, load_config_file, settings
+from seekplan.errors import SeekplanError
 from seekplan.hardware import drive_figures
 
 #: Most library modules `NAMExN` may join (the SL8500 complex: 32 libraries,
@@ -96,6 +96,4 @@ def parse_config(data: Any, origin: str = "config") -> MountConfig:
 
 def load_config(path: str | Path) -> MountConfig:
     """Reads and checks a YAML config; errors name the file, the line and the field."""
-    p = require_path(path, "config")
-    with lines_of(p):
-        return parse_config(load_yaml(p), str(p))
+    return load_config_file(path, parse_config)
