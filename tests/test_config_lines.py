@@ -4,10 +4,17 @@ loader's), and whichever simulator or the service read the file."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from seekplan.config import lines_of
 from seekplan.errors import ArgumentError, SeekplanError
+
+#: Lists nested this deep pass Python's recursion limit while PyYAML
+#: composes them (two frames a level). Not far past it: PyYAML's scanner
+#: takes time quadratic in the depth (5,000 levels: 3.5 s a file).
+TOO_DEEP = 2 * sys.getrecursionlimit()
 
 RECALL_DRIVES_0 = "# a comment first\nduration_h: 1\nlibrary:\n  queue_size: 10\n  drives: 0\n"
 
@@ -150,7 +157,7 @@ def test_a_config_nested_too_deeply_keeps_its_error(cli, tmp_path, command):
     """The line lookup parses the file again once a check failed: a file
     nested past Python's recursion limit must not crash it."""
     cfg = tmp_path / "c.yaml"
-    cfg.write_text("nested: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    cfg.write_text("nested: " + "[" * TOO_DEEP + "]" * TOO_DEEP + "\n")
     r = cli(*command, cfg, "--out", tmp_path / "out")
     assert r.exit_code == 2, r.output
     assert f"{cfg}: nested too deeply to be a config" in r.output, r.output
@@ -158,7 +165,7 @@ def test_a_config_nested_too_deeply_keeps_its_error(cli, tmp_path, command):
 
 def test_a_service_config_nested_too_deeply_keeps_its_error(cli, tmp_path):
     cfg = tmp_path / "stage.yaml"
-    cfg.write_text("catalog: " + "[" * 5_000 + "]" * 5_000 + "\n")
+    cfg.write_text("catalog: " + "[" * TOO_DEEP + "]" * TOO_DEEP + "\n")
     r = cli("serve", "--config", cfg)
     assert r.exit_code == 2 and "nested too deeply" in r.output, r.output
     assert "Traceback" not in r.output
