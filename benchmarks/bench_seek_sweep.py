@@ -4,11 +4,14 @@ compare two builds, run it on the first with ``--json before.json`` and on the s
 with ``--against before.json``: it then prints only the matrices whose total, stop
 reason or CPU (by more than 10 ms) changed, and both sums. ``--dimacs`` runs the DIMACS
 ATSP families of `atsp_families.py` instead (every family x sizes x seeds, a closed tour
-from node 0), the check that a change to `best` keeps their tours.
+from node 0), the check that a change to `best` keeps their tours. ``--drive-model``
+orders the same instances as a drive's batch (`seekplan.order` on the requests, the head
+at its block), where `best` also weighs streaming through the batch and times costs
+from the drive's model.
 
     python benchmarks/bench_seek_sweep.py [--drives lto9,ibm3590] [--sizes 316,1000]
-        [--patterns uniform,gaussian,half] [--seeds 1-3] [--dimacs] [--json OUT]
-        [--against OLD]
+        [--patterns uniform,gaussian,half] [--seeds 1-3] [--dimacs] [--drive-model]
+        [--json OUT] [--against OLD]
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import json
 from pathlib import Path
 
 from atsp_families import FAMILIES, instance
-from seek_matrices import seek_matrix
+from seek_matrices import requests, seek_matrix
 
 import seekplan
 from seekplan.build import require_release_build
@@ -27,15 +30,26 @@ DRIVES = "lto9,ibm3590,lto10,dlt4000,mlr1,lto5"
 CPU_NOISE_S = 0.01
 
 
-def _runs(drives: list[str], patterns: list[str], sizes: list[int], seeds: range) -> dict:
-    """Total, CPU and stop reason of `best` on each matrix, keyed by its name."""
+def _runs(
+    drives: list[str], patterns: list[str], sizes: list[int], seeds: range, model: bool
+) -> dict:
+    """Total, CPU and stop reason of `best` on each matrix (each drive batch
+    where `model`), keyed by its name."""
     rows = {}
     for n in sizes:
         for drive in drives:
             for pattern in patterns:
                 for seed in seeds:
-                    matrix = seek_matrix(pattern, n, seed, drive)
-                    r = seekplan.order_matrix(matrix, algo="best", start=n)
+                    if model:
+                        blocks, sizes_b, head = requests(pattern, n, seed, drive)
+                        batch = [
+                            (f"f{i}", b, s)
+                            for i, (b, s) in enumerate(zip(blocks, sizes_b, strict=True))
+                        ]
+                        r = seekplan.order(batch, drive=drive, algo="best", start=head)
+                    else:
+                        matrix = seek_matrix(pattern, n, seed, drive)
+                        r = seekplan.order_matrix(matrix, algo="best", start=n)
                     key = f"{drive} {pattern} {n} {seed}"
                     rows[key] = _row(key, r)
     return rows
@@ -95,6 +109,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="316,1000")
     parser.add_argument("--seeds", default="1-3", help="FIRST-LAST")
     parser.add_argument("--dimacs", action="store_true", help="the DIMACS families instead")
+    parser.add_argument(
+        "--drive-model", action="store_true", help="each instance as a drive's batch"
+    )
     parser.add_argument("--json", help="write the rows here")
     parser.add_argument("--against", help="rows of an earlier run to compare with")
     args = parser.parse_args()
@@ -104,7 +121,8 @@ def main() -> None:
     if args.dimacs:
         rows = _dimacs_runs(sizes, seeds)
     else:
-        rows = _runs(args.drives.split(","), args.patterns.split(","), sizes, seeds)
+        drives, patterns = args.drives.split(","), args.patterns.split(",")
+        rows = _runs(drives, patterns, sizes, seeds, args.drive_model)
     print(_sums(rows))
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))

@@ -36,8 +36,17 @@ pub const BOUND_LIMIT: usize = 2_048;
 /// tour, and the reduced costs its local search takes candidate moves
 /// from.
 pub(crate) struct Relaxation {
-    /// A lower bound on every schedule's total seconds, reads included.
+    /// A lower bound on every schedule's total seconds, reads included:
+    /// the lesser of [`Relaxation::locates`] and [`Relaxation::streaming`].
     pub(crate) total: f64,
+    /// A lower bound on the total of every schedule whose moves are all
+    /// locates: what a search over locate orders may raise.
+    pub(crate) locates: f64,
+    /// A lower bound on the total of every schedule that streams, where
+    /// a drive's batch may (`None` on an explicit matrix, which has no
+    /// streaming moves): a proof over locate orders proves a schedule
+    /// optimal only up to it.
+    pub(crate) streaming: Option<f64>,
     /// The optimal assignment of the locate costs, when it was solved.
     pub(crate) locate: Option<Assignment>,
 }
@@ -62,31 +71,48 @@ pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
             if stop.reached() {
                 return None;
             }
+            // It bounds both kinds of schedule at once.
             return geometric(problem).map(|p| Relaxation {
                 total: p + reads,
+                locates: p + reads,
+                streaming: Some(p + reads),
                 locate: None,
             });
         }
         return problem.positioning_assignment(stop).map(|a| Relaxation {
             total: a.total + reads,
+            locates: a.total + reads,
+            streaming: None,
             locate: Some(a),
         });
     }
     if n == 0 {
+        let total = problem.finish(Head::Start);
         return Some(Relaxation {
-            total: problem.finish(Head::Start),
+            total,
+            locates: total,
+            streaming: None,
             locate: None,
         });
     }
     let costs = positioning_costs(problem, Moves::Locate, stop)?;
     let locate = assignment_until(n + 1, &costs, stop)?;
+    let locates = locate.total + additive_bound(n + 1, &costs, &locate, n, stop);
     // An explicit matrix has no streaming moves: one relaxation.
-    let mut bound = locate.total + additive_bound(n + 1, &costs, &locate, n, stop);
-    if !problem.is_matrix() {
-        bound = bound.min(positioning_bound(problem, Moves::ReadThrough, bound, stop)?);
-    }
+    let streaming = if problem.is_matrix() {
+        None
+    } else {
+        Some(positioning_bound(
+            problem,
+            Moves::ReadThrough,
+            locates,
+            stop,
+        )?)
+    };
     Some(Relaxation {
-        total: bound + reads,
+        total: streaming.map_or(locates, |s| s.min(locates)) + reads,
+        locates: locates + reads,
+        streaming: streaming.map(|s| s + reads),
         locate: Some(locate),
     })
 }

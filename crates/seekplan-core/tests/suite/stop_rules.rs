@@ -7,7 +7,7 @@ use crate::common;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use seekplan_core::model::{Block, CostMatrix};
+use seekplan_core::model::{Block, CostMatrix, CostModel, Extent};
 use seekplan_core::order::{
     order_matrix_with, order_tape_with, Algorithm, Options, Progress, Schedule, StopReason,
     MAX_ITERATIONS,
@@ -454,4 +454,46 @@ fn a_tour_near_the_one_tree_bound_is_proven_by_default() {
         after_kicks >= 5,
         "only {after_kicks} batches proven after the kicks"
     );
+}
+
+proptest! {
+    #![proptest_config(common::seeded(12))]
+
+    /// On a drive's batch a proof over locate orders (branch and bound
+    /// finishing) raises `best`'s bound only as far as streaming through
+    /// the batch could go: the bound stays below every algorithm's total,
+    /// the streaming orders' (READ, SORT) too, and a run that stops as
+    /// optimal meets it. Requests crowd a stretch of `span` blocks, so
+    /// that on dense batches streaming competes with locating.
+    #[test]
+    fn a_drive_batch_proven_optimal_is_below_every_schedule(
+        n in 17usize..60,
+        span in 200u64..40_000,
+        seed in 0u64..1000,
+        drive in prop::sample::select(vec!["mlr1", "dlt4000"]),
+    ) {
+        let model = common::drive(drive);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let first = rng.gen_range(0..model.capacity() - span);
+        let requests: Vec<_> = (0..n)
+            .map(|_| Extent {
+                start: Block(first + rng.gen_range(0..span)),
+                bytes: model.block_bytes() * rng.gen_range(1..20),
+            })
+            .collect();
+        let head = Block(rng.gen_range(0..model.capacity()));
+        let run = |algo| {
+            order_tape_with(&model, requests.clone(), head, None, algo, &with_bound()).unwrap()
+        };
+        let best = run(Algorithm::Best);
+        let bound = best.lower_bound_s.unwrap();
+        if best.search.unwrap().stopped_because == StopReason::Optimal {
+            prop_assert!(best.total_s <= bound * (1.0 + 1e-9), "{} above {bound}", best.total_s);
+        }
+        for algo in [Algorithm::Read, Algorithm::Sort, Algorithm::Sltf, Algorithm::Fifo, Algorithm::Scan] {
+            let other = run(algo);
+            prop_assert!(bound <= other.total_s * (1.0 + 1e-9), "{algo}: {} below the bound {bound}", other.total_s);
+            prop_assert!(best.total_s <= other.total_s + 1e-9, "{algo}: {} below {}", other.total_s, best.total_s);
+        }
+    }
 }

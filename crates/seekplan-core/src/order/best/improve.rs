@@ -142,8 +142,8 @@ pub(super) fn improve(
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
     let cheapest = ranked.first().map_or(0.0, |r| r.0);
     watch.offer(cheapest);
-    // On a matrix a finished branch and bound leaves nothing to improve.
-    let settled = proven && problem.is_matrix();
+    // A finished branch and bound leaves no locate order to improve.
+    let settled = proven;
     let alpha = alpha_follows(d, reversals) && !settled && !watch.done();
     // Which α candidates are zero-α (what the walks follow), and what the
     // ascent's 1-tree says of each edge, if any.

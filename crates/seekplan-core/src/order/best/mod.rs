@@ -198,7 +198,10 @@ fn schedule(problem: &Problem, options: &Options, sltf: Option<Vec<usize>>) -> R
         if !watch.done() && !streams_past {
             watch.phase("bound");
             if let Some(r) = problem.relaxation_until(&stop) {
-                watch.bound(r.total - reads);
+                if let Some(streaming) = r.streaming {
+                    watch.streaming_bound(streaming - reads);
+                }
+                watch.bound(r.locates - reads);
             }
             streams_past = streams_below(&watch);
         }

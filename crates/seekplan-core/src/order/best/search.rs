@@ -163,8 +163,9 @@ pub(super) enum Length {
 
 /// BNB from `incumbent` (and `scope`'s root assignment; `edges`, where the
 /// α ascent ran, leaves out the edges no cheaper tour takes) as one phase
-/// of `watch`, for `length`; whether it proved its tour optimal. On a
-/// matrix that proof is a bound the tour meets, which ends the search.
+/// of `watch`, for `length`; whether it proved its tour optimal. That
+/// proof is a bound on locate orders the tour meets, which ends the
+/// search (on a drive's batch, where streaming cannot go below it).
 pub(super) fn branch_and_bound(
     scope: Scope,
     incumbent: Option<&[usize]>,
@@ -172,9 +173,7 @@ pub(super) fn branch_and_bound(
     watch: &mut Watch,
     length: Length,
 ) -> (Vec<usize>, bool) {
-    let Scope {
-        problem, d, root, ..
-    } = scope;
+    let Scope { d, root, .. } = scope;
     let (stop, patience) = match length {
         Length::Budgeted => (watch.stop(), Patience::Budgeted),
         Length::Brief => (watch.stop(), Patience::Brief),
@@ -183,7 +182,7 @@ pub(super) fn branch_and_bound(
     watch.phase("branch and bound");
     let (order, optimal) = bnb::plan_with(d, incumbent, root, edges, &stop, patience);
     watch.offer(d.tour(&order));
-    if optimal && problem.is_matrix() {
+    if optimal {
         watch.bound(d.tour(&order));
     }
     (order, optimal)
