@@ -740,7 +740,7 @@ def simulate_mounts_cmd(
         "dismount": None if dismount is None else _dismount(dismount),
     }
     given = {key for key, value in options.items() if value is not None}
-    with lines_of(Path(origin), skip=given) if config is not None else nullcontext():
+    with lines_of(config, skip=given) if config is not None else nullcontext():
         data = dict(settings(load_yaml(config), origin)) if config is not None else {}
         data.update({key: value for key, value in options.items() if value is not None})
         cfg = parse_config(data, origin)

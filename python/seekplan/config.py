@@ -41,12 +41,8 @@ def explain(err: ValidationError, origin: str) -> SeekplanError:
 
 def validate(model: type[M], data: Any, origin: str = "config") -> M:
     """``data`` (parsed YAML/JSON; empty means all defaults) checked against ``model``."""
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise SeekplanError(f"{origin}: expected a mapping of settings, got {type(data).__name__}")
     try:
-        return model.model_validate(data)
+        return model.model_validate(settings(data, origin))
     except ValidationError as e:
         raise explain(e, origin) from None
 

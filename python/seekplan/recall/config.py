@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from seekplan import _core
-from seekplan.config import CoreConfig, checked_by_core, lines_of, load_yaml, settings
+from seekplan.config import CoreConfig, checked_by_core, load_config_file, settings
 from seekplan.errors import SeekplanError, require_path
 from seekplan.hardware import named_recall_robot
 
@@ -36,17 +36,24 @@ def parse_config(data: Any, origin: str = "config") -> RecallConfig:
     return RecallConfig(checked_by_core(_core.recall_config, data, origin))
 
 
+def _workload_paths_beside(data: Any, folder: Path, origin: str) -> Any:
+    """``data`` with a files workload's relative CSV paths made relative to
+    ``folder`` (the config's)."""
+    workload = data.get("workload") if isinstance(data, dict) else None
+    if not isinstance(workload, dict) or workload.get("kind") != "files":
+        return data
+    for key in ("files", "tapes"):
+        value = workload.get(key)
+        if isinstance(value, str):
+            if not value.strip():
+                raise SeekplanError(f"{origin}: workload.{key}: an empty path (give a CSV file)")
+            workload[key] = str(folder / value)
+    return data
+
+
 def load_config(path: str | Path) -> RecallConfig:
     """Reads a YAML config; relative workload paths are relative to the file."""
     p = require_path(path, "config")
-    with lines_of(p):
-        data = load_yaml(p)
-        workload = data.get("workload") if isinstance(data, dict) else None
-        if isinstance(workload, dict) and workload.get("kind") == "files":
-            for key in ("files", "tapes"):
-                value = workload.get(key)
-                if isinstance(value, str):
-                    if not value.strip():
-                        raise SeekplanError(f"{p}: workload.{key}: an empty path (give a CSV file)")
-                    workload[key] = str(p.parent / value)
-        return parse_config(data, str(p))
+    return load_config_file(
+        p, lambda data, origin: parse_config(_workload_paths_beside(data, p.parent, origin), origin)
+    )

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from seekplan import _core
-from seekplan.config import lines_of, load_yaml, require_finite, validate
+from seekplan.config import lines_of, load_yaml, require_finite, settings, validate
 from seekplan.errors import SeekplanError, quote
 from seekplan.hardware import named_recall_robot
 from seekplan.ordering import ALGORITHMS
@@ -310,6 +310,7 @@ def load_stage_config(path: str | Path | None, overrides: dict[str, Any]) -> Sta
         return _stage_config(None, overrides)
     given = {key for key, value in overrides.items() if value is not None}
     if "drives" in given:
+        # --drives sets library.drives: an error under `library` may be its.
         given.add("library")
     with lines_of(Path(path), skip=given):
         return _stage_config(path, overrides)
@@ -321,10 +322,7 @@ def _stage_config(path: str | Path | None, overrides: dict[str, Any]) -> StageCo
     origin = "command line"
     if path is not None:
         p = Path(path)
-        raw = load_yaml(p)
-        if raw is not None and not isinstance(raw, dict):
-            raise SeekplanError(f"{p}: expected a mapping of settings, got {type(raw).__name__}")
-        data = dict(raw or {})
+        data = dict(settings(load_yaml(p), str(p)))
         for key in ("catalog", "ltfs_root", "buffer", "tokens", "db", "tls_cert", "tls_key",
                     "access_log"):  # fmt: skip
             value = data.get(key)
