@@ -30,6 +30,15 @@ DRIVES = "lto9,ibm3590,lto10,dlt4000,mlr1,lto5"
 CPU_NOISE_S = 0.01
 
 
+def _best(drive: str, pattern: str, n: int, seed: int, model: bool) -> seekplan.OrderResult:
+    """`best` on one instance: its matrix, or as a drive's batch where `model`."""
+    if not model:
+        return seekplan.order_matrix(seek_matrix(pattern, n, seed, drive), algo="best", start=n)
+    blocks, sizes, head = requests(pattern, n, seed, drive)
+    batch = [(f"f{i}", b, s) for i, (b, s) in enumerate(zip(blocks, sizes, strict=True))]
+    return seekplan.order(batch, drive=drive, algo="best", start=head)
+
+
 def _runs(
     drives: list[str], patterns: list[str], sizes: list[int], seeds: range, model: bool
 ) -> dict:
@@ -40,18 +49,8 @@ def _runs(
         for drive in drives:
             for pattern in patterns:
                 for seed in seeds:
-                    if model:
-                        blocks, sizes_b, head = requests(pattern, n, seed, drive)
-                        batch = [
-                            (f"f{i}", b, s)
-                            for i, (b, s) in enumerate(zip(blocks, sizes_b, strict=True))
-                        ]
-                        r = seekplan.order(batch, drive=drive, algo="best", start=head)
-                    else:
-                        matrix = seek_matrix(pattern, n, seed, drive)
-                        r = seekplan.order_matrix(matrix, algo="best", start=n)
                     key = f"{drive} {pattern} {n} {seed}"
-                    rows[key] = _row(key, r)
+                    rows[key] = _row(key, _best(drive, pattern, n, seed, model))
     return rows
 
 

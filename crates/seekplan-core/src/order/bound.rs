@@ -36,11 +36,9 @@ pub const BOUND_LIMIT: usize = 2_048;
 /// tour, and the reduced costs its local search takes candidate moves
 /// from.
 pub(crate) struct Relaxation {
-    /// A lower bound on every schedule's total seconds, reads included:
-    /// the lesser of [`Relaxation::locates`] and [`Relaxation::streaming`].
-    pub(crate) total: f64,
-    /// A lower bound on the total of every schedule whose moves are all
-    /// locates: what a search over locate orders may raise.
+    /// A lower bound on the total seconds (reads included) of every
+    /// schedule whose moves are all locates: what a search over locate
+    /// orders may raise.
     pub(crate) locates: f64,
     /// A lower bound on the total of every schedule that streams, where
     /// a drive's batch may (`None` on an explicit matrix, which has no
@@ -51,13 +49,21 @@ pub(crate) struct Relaxation {
     pub(crate) locate: Option<Assignment>,
 }
 
+impl Relaxation {
+    /// A lower bound on every schedule's total seconds, reads included:
+    /// the lesser of the bounds on locating and on streaming.
+    pub(crate) fn total(&self) -> f64 {
+        self.streaming.map_or(self.locates, |s| s.min(self.locates))
+    }
+}
+
 /// The assignment bound, with what joining its cycles adds, on `problem`'s
 /// total time (cached by the problem, [`Problem::relaxation_until`]);
 /// above [`BOUND_LIMIT`] requests on a drive model the geometric bound,
 /// `None` where the model has no positions or `stop` (a caller's time limit
 /// or cancel) is reached before it is known.
 pub(crate) fn lower_bound(problem: &Problem, stop: &Stop) -> Option<f64> {
-    problem.relaxation_until(stop).map(|r| r.total)
+    problem.relaxation_until(stop).map(|r| r.total())
 }
 
 /// Solves the relaxations behind [`lower_bound`] (call it through
@@ -73,24 +79,20 @@ pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
             }
             // It bounds both kinds of schedule at once.
             return geometric(problem).map(|p| Relaxation {
-                total: p + reads,
                 locates: p + reads,
                 streaming: Some(p + reads),
                 locate: None,
             });
         }
         return problem.positioning_assignment(stop).map(|a| Relaxation {
-            total: a.total + reads,
             locates: a.total + reads,
             streaming: None,
             locate: Some(a),
         });
     }
     if n == 0 {
-        let total = problem.finish(Head::Start);
         return Some(Relaxation {
-            total,
-            locates: total,
+            locates: problem.finish(Head::Start),
             streaming: None,
             locate: None,
         });
@@ -110,7 +112,6 @@ pub(crate) fn relaxation(problem: &Problem, stop: &Stop) -> Option<Relaxation> {
         )?)
     };
     Some(Relaxation {
-        total: streaming.map_or(locates, |s| s.min(locates)) + reads,
         locates: locates + reads,
         streaming: streaming.map(|s| s + reads),
         locate: Some(locate),
